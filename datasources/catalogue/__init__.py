@@ -1,0 +1,1 @@
+"""The article catalogue: exposure, views, prices, stock, packaging, declarations and media."""

@@ -1,0 +1,94 @@
+"""Plain, immutable rows the catalogue queries hand to the schema."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleRecord:
+    id: int
+    number: str
+    stock_managed: bool
+    status: int
+    unit: str
+    colour: str | None
+    tax_rate: Decimal | None
+    group: str | None
+    article_class: str | None
+    procurement_type: str | None
+    processing_type: str
+    weight: Decimal | None
+    modified_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeRecord:
+    key: str
+    contents: str
+
+
+@dataclass(frozen=True, slots=True)
+class PackagingUnitRecord:
+    code: str
+    ean: str | None
+    designation: str | None
+    factor: Decimal
+    weight_factor: Decimal | None
+    weight: Decimal | None
+    content_weight: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class PriceTier:
+    packaging_unit: str | None
+    price_range: str | None
+    min_quantity: Decimal
+    max_quantity: Decimal | None  # BisAnzahl: the next tier's AbAnzahl; None on the last tier
+    amount: Decimal
+    price_kind: str
+    modified_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StockRecord:
+    warehouse: str
+    location_number: int
+    packaging_unit: str | None
+    stock_range: str | None
+    quantity: Decimal  # on hand minus reservations; may be negative
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationRecord:
+    id: int
+    language: str
+    designation1: str | None
+    designation2: str | None
+    short_designation: str | None
+    country: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MediaRecord:
+    id: int
+    article_id: int
+    file_name: str
+    image_format: str | None
+    text_format: str | None
+    text: str | None
+    usage: str | None
+    language: str | None
+    country: str | None
+    comment: str | None
+    modified_at: dt.datetime
+    has_image: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MediaFile:
+    file_name: str
+    content_type: str
+    content: bytes

@@ -1,0 +1,65 @@
+"""Engine and session factories for SQLite (embedded default) and PostgreSQL (scale-out)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from datasources import statistics
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+@dataclass(frozen=True)
+class Database:
+    engine: AsyncEngine
+    # Short read sessions, one per loader or resolver call; they may run concurrently.
+    reader: async_sessionmaker[AsyncSession]
+    # One per mutation: one transaction, which on SQLite takes the write lock up front.
+    writer: async_sessionmaker[AsyncSession]
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def create_database(url: str, *, echo: bool = False) -> Database:
+    engine = create_async_engine(url, echo=echo, **_engine_options(url))
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+    statistics.install(engine.sync_engine)
+    writer_engine = engine.execution_options(sqlite_begin_immediate=True)
+    return Database(
+        engine=engine,
+        reader=async_sessionmaker(engine, expire_on_commit=False),
+        writer=async_sessionmaker(writer_engine, expire_on_commit=False),
+    )
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    if make_url(url).get_backend_name() == "sqlite":
+        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}}
+    return {"pool_size": 10, "max_overflow": 10, "pool_pre_ping": True}
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN itself (pysqlite's own transaction handling defers it badly).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def on_begin(conn: Connection) -> None:
+        # A deferred transaction that later writes can fail with SQLITE_BUSY instead of waiting;
+        # IMMEDIATE takes the write lock at BEGIN, so concurrent writers queue on the busy timeout.
+        immediate = conn.get_execution_options().get("sqlite_begin_immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,18 @@
+"""API users: the web shop and other clients that obtain tokens with HTTP Basic."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from datasources.models.base import Base, utcnow
+
+
+class ApiUser(Base):
+    __tablename__ = "api_user"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(255))
+    scopes: Mapped[str] = mapped_column(String(255))  # space-separated, as in OAuth
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,63 @@
+"""The ASGI application factory: REST under /www, GraphQL at /graphql, one schema behind both."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.routing import Route
+
+from datasources.database import create_database
+from gateway import errors
+from gateway.auth.token_endpoint import issue_token
+from gateway.auth.tokens import TokenIssuer
+from gateway.graphql_view import GraphQLView
+from gateway.logs import LogFiles
+from gateway.middleware.auth import BearerAuthMiddleware
+from gateway.middleware.body_limit import BodyLimitMiddleware
+from gateway.middleware.request_context import RequestContextMiddleware
+from gateway.settings import Settings
+from rest_compat.errors import ApiError
+from rest_compat.routes import routes as www_routes
+from schema.execution import Executor
+from schema.schema import build_schema
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+    schema = build_schema()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        log_files = LogFiles(settings.log_dir)
+        log_files.open()
+        db = create_database(settings.database_url, echo=settings.debug_sql)
+        try:
+            yield {
+                "db": db,
+                "executor": Executor(schema),
+                "token_issuer": TokenIssuer(settings.secret_key, settings.token_lifetime),
+                "log_dir": settings.log_dir,
+            }
+        finally:
+            await db.dispose()
+            log_files.close()
+
+    return Starlette(
+        routes=[
+            Route("/www/token", issue_token, methods=["POST"]),
+            *www_routes,
+            Route("/graphql", GraphQLView(schema), methods=["GET", "POST"]),
+        ],
+        middleware=[
+            Middleware(RequestContextMiddleware),
+            Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes),
+            Middleware(BearerAuthMiddleware),
+        ],
+        exception_handlers={ApiError: errors.api_error, HTTPException: errors.http_error},
+        lifespan=lifespan,
+    )

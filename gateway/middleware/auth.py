@@ -1,0 +1,62 @@
+"""Bearer authentication for /www and /graphql; POST /www/token and the GraphiQL page are open."""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from gateway.auth.tokens import InvalidToken, TokenIssuer
+from gateway.errors import send_error
+from rest_compat.errors import ApiError
+from schema.permissions import Principal
+
+CHALLENGE = 'Bearer realm="gateway"'
+
+
+class BearerAuthMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _protected(scope):
+            await self.app(scope, receive, send)
+            return
+        try:
+            scope["user"] = self._principal(scope)
+        except ApiError as error:
+            await send_error(error, scope, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _principal(self, scope: Scope) -> Principal:
+        scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ApiError(
+                "invalid_token", "A bearer token is required.", headers={"WWW-Authenticate": CHALLENGE}
+            )
+        issuer: TokenIssuer = scope["state"]["token_issuer"]
+        try:
+            subject, scopes = issuer.verify(token.strip())
+        except InvalidToken:
+            raise ApiError(
+                "invalid_token",
+                "The token is invalid or expired.",
+                headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
+            ) from None
+        return Principal.from_names(subject, scopes)
+
+
+def _protected(scope: Scope) -> bool:
+    path: str = scope["path"]
+    if path == "/www/token":
+        return False
+    if path.startswith("/graphql"):
+        # The GraphiQL page itself holds no data; its queries carry the token (headers editor).
+        return not _wants_graphiql_page(scope)
+    return path.startswith("/www")
+
+
+def _wants_graphiql_page(scope: Scope) -> bool:
+    if scope["method"] != "GET" or scope.get("query_string"):
+        return False
+    return "text/html" in Headers(scope=scope).get("accept", "")

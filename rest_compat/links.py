@@ -1,0 +1,26 @@
+"""The `links` entries of /www resources: href, type (HTTP method), rel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from rest_compat.shapes import Link, Links
+
+
+def link(href: str, rel: str, method: str = "GET") -> Link:
+    return {"href": href, "type": method, "rel": rel}
+
+
+def article_href(base_url: str, number: str) -> str:
+    return f"{base_url}/www/artikel/{quote(number, safe='')}"
+
+
+def to_article(number_field: str) -> Links:
+    """A single link to the article, for entries that hang under one (prices, stock, declarations)."""
+
+    def build(obj: Mapping[str, Any], base_url: str) -> list[Link]:
+        return [link(article_href(base_url, obj[number_field]), "artikel")]
+
+    return Links((number_field,), build)

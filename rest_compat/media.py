@@ -1,0 +1,86 @@
+"""GET /www/artikelmedia/{ArtNr} (ArtikelMedia) and GET /www/artikelmediadaten/{IDKey} (the file)."""
+
+from __future__ import annotations
+
+import base64
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from rest_compat.errors import ApiError
+from rest_compat.execution import base_url, run_operation
+from rest_compat.links import article_href, link
+from rest_compat.params import QueryParams
+from rest_compat.responses import JsonResponse
+from rest_compat.shapes import Field, Link, Links, Shape
+
+
+def _media_links(obj: dict[str, Any], base: str) -> list[Link]:
+    return [
+        link(f"{base}/www/artikelmediadaten/{obj['id']}", "artikelmediadaten/"),
+        link(article_href(base, obj["articleNumber"]), "artikel/"),
+    ]
+
+
+MEDIA = Shape(
+    {
+        "IDKey": Field("id"),
+        "AMDBildFormat": Field("imageFormat"),
+        "AMDTextFormat": Field("textFormat"),
+        "AMDVerwendung": Field("usage"),
+        "AdrSprache": Field("language"),
+        "OrtLand": Field("country"),
+        "Modified_UTC": Field("modifiedAt"),
+        "ArtGruppe": Field("articleGroup"),
+        "ArtNr": Field("articleNumber"),
+        "AMDDateiName": Field("fileName"),
+        "AMDText": Field("text"),
+        "Kommentar": Field("comment"),
+        "links": Links(("id", "articleNumber"), _media_links),
+    }
+)
+
+CONTENT_DOCUMENT = (
+    "query MediaContent($id: Int!, $kind: String) "
+    "{ mediaContent(id: $id, kind: $kind) { fileName contentType content } }"
+)
+# The largest id a GraphQL Int (32-bit) can carry.
+MAX_ID = 2**31 - 1
+
+
+@lru_cache(maxsize=64)
+def list_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
+    shape = MEDIA.select(fields)
+    return (
+        shape,
+        f"query ArticleMedia($number: String!) {{ article(number: $number) {{ media {shape.selection()} }} }}",
+    )
+
+
+async def media_list(request: Request) -> Response:
+    shape, document = list_operation(QueryParams(request).names("fields"))
+    number = request.path_params["number"]
+    article = (await run_operation(request, document, {"number": number}))["article"]
+    if article is None:
+        raise ApiError.not_found("no such article", ArtNr=number)
+    base = base_url(request)
+    return JsonResponse({"data": [shape.reshape(item, base) for item in article["media"]]})
+
+
+async def media_content(request: Request) -> Response:
+    raw_id = request.path_params["id"]
+    if not raw_id.isdigit() or int(raw_id) > MAX_ID:
+        raise ApiError.invalid(f"IDKey must be a whole number, not {raw_id!r}", field="IDKey")
+    variables = {"id": int(raw_id), "kind": QueryParams(request).text("type")}
+    content = (await run_operation(request, CONTENT_DOCUMENT, variables, {"id": "IDKey", "kind": "type"}))[
+        "mediaContent"
+    ]
+    disposition = f"inline; filename*=UTF-8''{quote(content['fileName'], safe='')}"
+    return Response(
+        base64.b64decode(content["content"]),
+        media_type=content["contentType"],
+        headers={"Cache-Control": "no-store", "Content-Disposition": disposition},
+    )

@@ -1,0 +1,55 @@
+"""Reading the query string of a /www request: names are matched case-insensitively; empty is absent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from starlette.requests import Request
+
+from rest_compat.errors import ApiError
+
+
+class QueryParams:
+    def __init__(self, request: Request) -> None:
+        self.items = list(request.query_params.multi_items())
+        self._values = {name.lower(): value.strip() for name, value in self.items}
+
+    def text(self, name: str, *, max_length: int | None = None) -> str | None:
+        value = self._values.get(name.lower()) or None
+        if value is not None and max_length is not None and len(value) > max_length:
+            raise ApiError.invalid(f"{name} has at most {max_length} characters", field=name)
+        return value
+
+    def integer(self, name: str, *, default: int, minimum: int = 0) -> int:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ApiError.invalid(f"{name} must be a whole number, not {raw!r}", field=name) from None
+        if value < minimum:
+            raise ApiError.invalid(f"{name} must be at least {minimum}", field=name)
+        return value
+
+    def names(self, name: str) -> tuple[str, ...] | None:
+        """A comma-separated list of names (`fields`), or None when absent."""
+        raw = self.text(name)
+        if raw is None:
+            return None
+        return tuple(part.strip() for part in raw.split(",") if part.strip()) or None
+
+    def sorts(self, name: str, known: Mapping[str, str]) -> list[dict[str, str]] | None:
+        """`+ArtBez,-ArtNr` as GraphQL sort inputs; a name without a sign sorts ascending."""
+        requested = self.names(name)
+        if requested is None:
+            return None
+        sorts = []
+        for item in requested:
+            direction = "DESC" if item.startswith("-") else "ASC"
+            # A '+' arrives as a space when the client did not percent-encode it; strip() removed it.
+            field = item.lstrip("+-").strip()
+            if field not in known:
+                raise ApiError.invalid(f"cannot sort by {field!r}", field=name, value=item)
+            sorts.append({"field": known[field], "direction": direction})
+        return sorts

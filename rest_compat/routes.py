@@ -1,0 +1,15 @@
+"""Every /www route the GraphQL schema serves."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, Route
+
+from rest_compat import articles, log, media
+
+routes: list[BaseRoute] = [
+    Route("/www/artikel", articles.article_list, methods=["GET"]),
+    Route("/www/artikel/{number}", articles.article_detail, methods=["GET"]),
+    Route("/www/artikelmedia/{number}", media.media_list, methods=["GET"]),
+    Route("/www/artikelmediadaten/{id}", media.media_content, methods=["GET"]),
+    Route("/www/log", log.delete_logs, methods=["DELETE"]),
+]

@@ -1,0 +1,105 @@
+"""REST resources described as data: REST field -> GraphQL field, nested for lists.
+
+From a shape and the request's `fields` the GraphQL selection is built, so nothing unrequested is
+loaded, and the same shape renames the result back into the specification's field names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from rest_compat.errors import ApiError
+
+Link: TypeAlias = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Field:
+    source: str  # GraphQL field name
+    convert: Callable[[Any], Any] | None = None
+    omit_null: bool = False  # the specification leaves the field out instead of sending null
+    shape: Shape | None = None  # for objects and lists of objects
+
+
+@dataclass(frozen=True)
+class Links:
+    """The REST-only `links` list, built from GraphQL fields that are fetched for it."""
+
+    needs: tuple[str, ...]
+    build: Callable[[Mapping[str, Any], str], list[Link]]  # (GraphQL object, base URL) -> links
+
+
+Entry: TypeAlias = Field | Links
+
+
+@dataclass(frozen=True)
+class Shape:
+    fields: Mapping[str, Entry]
+    _selection: str = field(default="", compare=False)
+
+    def extend(self, **more: Entry) -> Shape:
+        return Shape({**self.fields, **more})
+
+    def select(self, paths: Collection[str] | None, *, parameter: str = "fields") -> Shape:
+        """The shape restricted to `paths` (REST names, dotted for nested ones: Preis.PreisList)."""
+        if not paths:
+            return self
+        wanted: dict[str, list[str]] = {}
+        for path in paths:
+            head, _, rest = path.partition(".")
+            entry = self.fields.get(head)
+            if entry is None or (rest and not (isinstance(entry, Field) and entry.shape)):
+                raise ApiError.invalid(f"unknown field {path!r}", field=parameter, value=path)
+            wanted.setdefault(head, [])
+            if rest:
+                wanted[head].append(rest)
+        selected: dict[str, Entry] = {}
+        for name, entry in self.fields.items():  # keep the specification's order
+            if name in wanted:
+                sub = wanted[name]
+                if isinstance(entry, Field) and entry.shape is not None and sub:
+                    entry = Field(entry.source, entry.convert, entry.omit_null, entry.shape.select(sub))
+                selected[name] = entry
+        return Shape(selected)
+
+    def selection(self) -> str:
+        """The GraphQL selection set, `{ a b { c } }`."""
+        parts: dict[str, str] = {}
+        for entry in self.fields.values():
+            if isinstance(entry, Links):
+                parts.update((need, need) for need in entry.needs)
+            elif entry.shape is not None:
+                parts[entry.source] = f"{entry.source} {entry.shape.selection()}"
+            else:
+                parts.setdefault(entry.source, entry.source)
+        return "{ " + " ".join(parts.values()) + " }"
+
+    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, entry in self.fields.items():
+            if isinstance(entry, Links):
+                out[name] = entry.build(obj, base_url)
+                continue
+            value = obj[entry.source]
+            if value is None:
+                if not entry.omit_null:
+                    out[name] = None
+                continue
+            if entry.shape is not None:
+                shape = entry.shape
+                value = (
+                    [shape.reshape(item, base_url) for item in value]
+                    if isinstance(value, list)
+                    else shape.reshape(value, base_url)
+                )
+            elif entry.convert is not None:
+                value = entry.convert(value)
+            out[name] = value
+        return out
+
+
+def yes_no(value: bool) -> str:
+    """The ERP's J/N flags."""
+    return "J" if value else "N"

@@ -1,0 +1,125 @@
+"""Per-request dataloaders: every per-article lookup is one statement per page, whatever its size.
+
+Each batch opens its own short read session, so loaders resolving concurrently never share one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from strawberry.dataloader import DataLoader
+
+from datasources.catalogue import details, media, pricing, stock
+from datasources.catalogue.details import ArticlePackaging
+from datasources.catalogue.records import (
+    AttributeRecord,
+    DeclarationRecord,
+    MediaRecord,
+    PriceTier,
+    StockRecord,
+)
+from datasources.catalogue.view import CatalogueView
+from datasources.database import Database
+
+V = TypeVar("V")
+P = TypeVar("P", bound=Hashable)
+
+
+class ByArticleIdLoader(DataLoader[int, V], Generic[V]):
+    """Loads one value per article id; articles the fetch does not mention get `missing()`."""
+
+    fetch: ClassVar[Callable[[AsyncSession, Sequence[int]], Awaitable[dict[int, Any]]]]
+    missing: ClassVar[Callable[[], Any]]
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(load_fn=self._load)
+        self.db = db
+
+    async def _load(self, ids: Sequence[int]) -> list[V]:
+        async with self.db.reader() as session:
+            found = await type(self).fetch(session, ids)
+        return [found[i] if i in found else type(self).missing() for i in ids]
+
+
+class ByArticleIdAndParamLoader(DataLoader[tuple[int, P], V], Generic[P, V]):
+    """For lookups that also depend on a request parameter (language, view): batched per parameter."""
+
+    fetch: ClassVar[Callable[[AsyncSession, Sequence[int], Any], Awaitable[dict[int, Any]]]]
+    missing: ClassVar[Callable[[], Any]]
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(load_fn=self._load)
+        self.db = db
+
+    async def _load(self, keys: Sequence[tuple[int, P]]) -> list[V]:
+        ids_by_param: dict[P, list[int]] = defaultdict(list)
+        for article_id, param in keys:
+            ids_by_param[param].append(article_id)
+        found: dict[tuple[int, P], V] = {}
+        async with self.db.reader() as session:
+            for param, ids in ids_by_param.items():
+                for article_id, value in (await type(self).fetch(session, ids, param)).items():
+                    found[(article_id, param)] = value
+        return [found[key] if key in found else type(self).missing() for key in keys]
+
+
+async def _prices_by_unit(
+    session: AsyncSession, ids: Sequence[int], view: CatalogueView
+) -> dict[int, dict[str | None, list[PriceTier]]]:
+    by_unit: dict[int, dict[str | None, list[PriceTier]]] = defaultdict(dict)
+    for (article_id, unit), tiers in (await pricing.prices_by_article(session, ids, view)).items():
+        by_unit[article_id][unit] = tiers
+    return by_unit
+
+
+class DesignationByArticleIdLoader(ByArticleIdAndParamLoader[str, str | None]):
+    fetch = staticmethod(details.designations)
+    missing = staticmethod(lambda: None)
+
+
+class PricesByArticleIdLoader(ByArticleIdAndParamLoader[CatalogueView, dict[str | None, list[PriceTier]]]):
+    """Chosen price tiers per packaging unit (None: the base unit) for the request's view."""
+
+    fetch = staticmethod(_prices_by_unit)
+    missing = dict
+
+
+class AttributesByArticleIdLoader(ByArticleIdLoader[list[AttributeRecord]]):
+    fetch = staticmethod(details.attributes)
+    missing = list
+
+
+class PackagingByArticleIdLoader(ByArticleIdLoader[ArticlePackaging]):
+    fetch = staticmethod(details.packaging)
+    missing = staticmethod(lambda: ArticlePackaging(has_units=False, visible=()))
+
+
+class StockByArticleIdLoader(ByArticleIdLoader[list[StockRecord]]):
+    fetch = staticmethod(stock.stock_by_article)
+    missing = list
+
+
+class DeclarationsByArticleIdLoader(ByArticleIdLoader[list[DeclarationRecord]]):
+    fetch = staticmethod(details.declarations)
+    missing = list
+
+
+class MediaByArticleIdLoader(ByArticleIdLoader[list[MediaRecord]]):
+    fetch = staticmethod(media.media_by_article)
+    missing = list
+
+
+class CatalogueLoaders:
+    """The catalogue's loaders of one request."""
+
+    def __init__(self, db: Database) -> None:
+        self.designation = DesignationByArticleIdLoader(db)
+        self.prices = PricesByArticleIdLoader(db)
+        self.attributes = AttributesByArticleIdLoader(db)
+        self.packaging = PackagingByArticleIdLoader(db)
+        self.stock = StockByArticleIdLoader(db)
+        self.declarations = DeclarationsByArticleIdLoader(db)
+        self.media = MediaByArticleIdLoader(db)

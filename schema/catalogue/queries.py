@@ -1,0 +1,83 @@
+"""Catalogue queries: articles, one article, a media file."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from datasources.catalogue import articles, media
+from datasources.catalogue.articles import ArticleQuery
+from datasources.catalogue.view import resolve_view
+from datasources.errors import InvalidInput
+from schema.catalogue.inputs import ArticleFilterInput, ArticleSortInput
+from schema.catalogue.types import Article, ArticlePage, MediaContent
+from schema.context import Context
+from schema.permissions import CanReadCatalogue
+
+LANGUAGE = "Output language (adrsprache), ISO 639-2/B; default ger. A customer's own language wins."
+CURRENCY = "Currency of prices (waehrabk), ISO 4217; default the leading currency."
+CUSTOMER = "Customer number (debinr): selects the customer's price list and language."
+
+
+@strawberry.type
+class CatalogueQuery:
+    @strawberry.field(description="Exposed articles (ArtikelListe).", permission_classes=[CanReadCatalogue])
+    async def articles(
+        self,
+        info: strawberry.Info[Context],
+        filter: ArticleFilterInput | None = None,
+        sort: list[ArticleSortInput] | None = None,
+        limit: Annotated[int | None, strawberry.argument(description="Page size; null: all.")] = None,
+        offset: int = 0,
+        language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
+        currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
+        customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
+    ) -> ArticlePage:
+        if limit is not None and limit < 0:
+            raise InvalidInput("limit cannot be negative", field="limit")
+        if offset < 0:
+            raise InvalidInput("offset cannot be negative", field="offset")
+        async with info.context.db.reader() as session:
+            view = await resolve_view(
+                session, language=language, currency=currency, customer_number=customer_number
+            )
+            query = ArticleQuery(
+                language=view.language,
+                filter=filter.to_filter() if filter else articles.ArticleFilter(),
+                sort=tuple(s.to_sort() for s in sort) if sort else articles.DEFAULT_SORT,
+                limit=limit,
+                offset=offset,
+            )
+            records = await articles.find_articles(session, query)
+        return ArticlePage(items=[Article.of(r, view) for r in records], query=query)
+
+    @strawberry.field(
+        description="One exposed article (Artikel) by ArtNr; null when there is none.",
+        permission_classes=[CanReadCatalogue],
+    )
+    async def article(
+        self,
+        info: strawberry.Info[Context],
+        number: str,
+        language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
+        currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
+        customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
+    ) -> Article | None:
+        async with info.context.db.reader() as session:
+            view = await resolve_view(
+                session, language=language, currency=currency, customer_number=customer_number
+            )
+            record = await articles.article_by_number(session, number)
+        return None if record is None else Article.of(record, view)
+
+    @strawberry.field(
+        description="The image or text of a media record (ArtikelMediaDaten). `kind` is Bild, Text or "
+        "one of the record's formats; without it, the image where there is one, else the text.",
+        permission_classes=[CanReadCatalogue],
+    )
+    async def media_content(
+        self, info: strawberry.Info[Context], id: int, kind: str | None = None
+    ) -> MediaContent:
+        async with info.context.db.reader() as session:
+            return MediaContent.of(await media.media_file(session, id, kind))

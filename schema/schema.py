@@ -1,0 +1,58 @@
+"""The one domain API: every domain's queries and mutations, with the request limits and extensions."""
+
+from __future__ import annotations
+
+import strawberry
+from graphql import GraphQLError
+from strawberry.extensions import (
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    ParserCache,
+    QueryDepthLimiter,
+    ValidationCache,
+)
+from strawberry.schema.config import StrawberryConfig
+from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
+
+from schema.catalogue.queries import CatalogueQuery
+from schema.errors import ErrorCodes
+from schema.logs.mutations import LogsMutation
+from schema.scalars import SCALARS
+from schema.timing import ExecutionTiming
+
+# Limits checked before anything runs. The deepest document the REST layer builds (article ->
+# packagingUnits -> prices) is 4 levels and ~150 tokens; these leave room for real frontend queries.
+MAX_DEPTH = 10
+MAX_ALIASES = 30
+MAX_TOKENS = 5000
+
+Query = merge_types("Query", (CatalogueQuery,))
+Mutation = merge_types("Mutation", (LogsMutation,))
+
+
+class Schema(strawberry.Schema):
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        # Expected errors are answers, not incidents; ErrorCodes logs the unexpected ones once,
+        # with the request id.
+        return
+
+
+def build_schema() -> Schema:
+    return Schema(
+        query=Query,
+        mutation=Mutation,
+        config=StrawberryConfig(scalar_map=SCALARS),
+        extensions=[
+            ErrorCodes,
+            ExecutionTiming,
+            # Factories: a fresh extension per request; the parse/validation caches are module-wide.
+            lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+            lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+            lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+            lambda: ParserCache(maxsize=512),
+            lambda: ValidationCache(maxsize=512),
+        ],
+    )

@@ -1,0 +1,75 @@
+"""Fixtures: a clean database per test and the real app behind an httpx client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+
+from datasources.database import Database, create_database
+from gateway.app import create_app
+from gateway.auth.tokens import TokenIssuer
+from gateway.settings import Settings
+from tests import databases
+from tests.factories import Factory
+
+SECRET_KEY = "test-secret-key-that-is-long-enough-for-hs256-0123456789"
+
+
+@pytest.fixture(scope="session")
+async def template_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    url = await databases.create_template(tmp_path_factory.mktemp("template"))
+    yield url
+    await databases.drop_template(url)
+
+
+@pytest.fixture
+async def database_url(template_url: str, tmp_path: Path) -> str:
+    return await databases.fresh_database(template_url, tmp_path)
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = create_database(database_url)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+async def factory(db: Database) -> Factory:
+    return Factory(db)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=database_url, secret_key=SECRET_KEY, log_dir=tmp_path / "logs", token_lifetime=3600
+    )
+
+
+@pytest.fixture
+async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings)
+    async with LifespanManager(app) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            yield http
+
+
+@pytest.fixture
+def token_for(settings: Settings) -> Callable[..., dict[str, str]]:
+    """Authorization headers for a user with the given scopes, signed like the token endpoint does."""
+
+    def make(*scopes: str, name: str = "shop-client") -> dict[str, str]:
+        token = TokenIssuer(settings.secret_key, settings.token_lifetime).issue(name, scopes or ("shop",))
+        return {"Authorization": f"Bearer {token}"}
+
+    return make
+
+
+@pytest.fixture
+def auth(token_for: Callable[..., dict[str, str]]) -> dict[str, str]:
+    return token_for("shop")

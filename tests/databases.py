@@ -1,0 +1,71 @@
+"""Throwaway databases for the tests: nothing depends on an earlier run.
+
+SQLite (default): one migrated template file per run, copied for every test.
+PostgreSQL (GATEWAY_TEST_DATABASE_URL, asyncpg): a database of its own per run, created from the
+given server, migrated once, emptied before every test, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from datasources import migrate
+from datasources.database import create_database
+from datasources.models import Base
+
+SERVER_URL = os.environ.get("GATEWAY_TEST_DATABASE_URL", "")
+
+
+def backend() -> str:
+    return "postgresql" if SERVER_URL else "sqlite"
+
+
+async def create_template(directory: Path) -> str:
+    """Migrate a new database once per run; returns its URL."""
+    if SERVER_URL:
+        url = make_url(SERVER_URL)
+        name = f"gateway_test_{uuid.uuid4().hex[:12]}"
+        admin = create_async_engine(url, isolation_level="AUTOCOMMIT")
+        async with admin.connect() as conn:
+            await conn.execute(text(f'CREATE DATABASE "{name}"'))
+        await admin.dispose()
+        template = url.set(database=name).render_as_string(hide_password=False)
+    else:
+        template = f"sqlite+aiosqlite:///{directory / 'template.db'}"
+    db = create_database(template)
+    await migrate.upgrade(db.engine)
+    await db.dispose()
+    return template
+
+
+async def drop_template(template: str) -> None:
+    if not SERVER_URL:
+        return
+    name = make_url(template).database
+    admin = create_async_engine(make_url(SERVER_URL), isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    await admin.dispose()
+
+
+async def fresh_database(template: str, directory: Path) -> str:
+    """A clean, migrated database for one test."""
+    if not SERVER_URL:
+        source = make_url(template).database
+        assert source is not None
+        target = directory / "test.db"
+        shutil.copyfile(source, target)
+        return f"sqlite+aiosqlite:///{target}"
+    db = create_database(template)
+    tables = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+    async with db.engine.begin() as conn:
+        await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    await db.dispose()
+    return template
