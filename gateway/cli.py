@@ -81,8 +81,12 @@ async def _fill_demo(settings: Settings, articles: int, customers: int, seed: in
     try:
         await migrate.upgrade(database.engine)
         with tqdm(total=articles, unit="articles", desc="demo data", file=sys.stderr) as bar:
+
+            def progress(written: int) -> None:
+                bar.update(written)
+
             return await fill_demo(
-                database.engine, articles=articles, customers=customers, seed=seed, progress=bar.update
+                database.engine, articles=articles, customers=customers, seed=seed, progress=progress
             )
     finally:
         await database.dispose()

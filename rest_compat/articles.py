@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -72,7 +73,7 @@ DECLARATION = Shape(
 )
 
 
-def _article_links(obj: dict[str, Any], base: str) -> list[Link]:
+def _article_links(obj: Mapping[str, Any], base: str) -> list[Link]:
     number = quote(obj["number"], safe="")
     return [
         link(article_href(base, obj["number"]), "artikel"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -18,7 +19,7 @@ from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape
 
 
-def _media_links(obj: dict[str, Any], base: str) -> list[Link]:
+def _media_links(obj: Mapping[str, Any], base: str) -> list[Link]:
     return [
         link(f"{base}/www/artikelmediadaten/{obj['id']}", "artikelmediadaten/"),
         link(article_href(base, obj["articleNumber"]), "artikel/"),
@@ -54,10 +55,8 @@ MAX_ID = 2**31 - 1
 @lru_cache(maxsize=64)
 def list_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     shape = MEDIA.select(fields)
-    return (
-        shape,
-        f"query ArticleMedia($number: String!) {{ article(number: $number) {{ media {shape.selection()} }} }}",
-    )
+    selection = f"article(number: $number) {{ media {shape.selection()} }}"
+    return shape, f"query ArticleMedia($number: String!) {{ {selection} }}"
 
 
 async def media_list(request: Request) -> Response:

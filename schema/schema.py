@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import (
@@ -13,10 +15,10 @@ from strawberry.extensions import (
 )
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
-from strawberry.types import ExecutionContext
+from strawberry.types import ExecutionContext, ExecutionResult
 
 from schema.catalogue.queries import CatalogueQuery
-from schema.errors import ErrorCodes
+from schema.errors import with_codes
 from schema.logs.mutations import LogsMutation
 from schema.scalars import SCALARS
 from schema.timing import ExecutionTiming
@@ -32,10 +34,17 @@ Mutation = merge_types("Mutation", (LogsMutation,))
 
 
 class Schema(strawberry.Schema):
+    async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+        result = await super().execute(*args, **kwargs)
+        if result.errors:
+            context = kwargs.get("context_value", args[2] if len(args) > 2 else None)
+            result.errors = with_codes(result.errors, getattr(context, "request_id", "-"))
+        return result
+
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
-        # Expected errors are answers, not incidents; ErrorCodes logs the unexpected ones once,
+        # Expected errors are answers, not incidents; with_codes logs the unexpected ones once,
         # with the request id.
         return
 
@@ -46,7 +55,6 @@ def build_schema() -> Schema:
         mutation=Mutation,
         config=StrawberryConfig(scalar_map=SCALARS),
         extensions=[
-            ErrorCodes,
             ExecutionTiming,
             # Factories: a fresh extension per request; the parse/validation caches are module-wide.
             lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),

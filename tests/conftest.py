@@ -14,6 +14,7 @@ from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
 from gateway.settings import Settings
 from tests import databases
+from tests.catalogue_data import Catalogue, build_catalogue
 from tests.factories import Factory
 
 SECRET_KEY = "test-secret-key-that-is-long-enough-for-hs256-0123456789"
@@ -73,3 +74,8 @@ def token_for(settings: Settings) -> Callable[..., dict[str, str]]:
 @pytest.fixture
 def auth(token_for: Callable[..., dict[str, str]]) -> dict[str, str]:
     return token_for("shop")
+
+
+@pytest.fixture
+async def catalogue(factory: Factory) -> Catalogue:
+    return await build_catalogue(factory)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -85,7 +86,7 @@ def is_exposed() -> ColumnElement[bool]:
     )
 
 
-def _select_articles() -> Select[tuple[object, ...]]:
+def _select_articles() -> Select[*tuple[Any, ...]]:
     return select(*_COLUMNS).outerjoin(_tax, _tax.code == Article.tax_code).where(is_exposed())
 
 
@@ -140,8 +141,8 @@ def _escape_like(text: str) -> str:
 
 
 def _join_designation(
-    stmt: Select[tuple[object, ...]], language: str
-) -> tuple[ColumnElement[str], Select[tuple[object, ...]]]:
+    stmt: Select[*tuple[Any, ...]], language: str
+) -> tuple[ColumnElement[str], Select[*tuple[Any, ...]]]:
     asked, fallback = aliased(ArticleDesignation), aliased(ArticleDesignation)
     stmt = stmt.outerjoin(asked, and_(asked.article_id == Article.id, asked.language == language))
     stmt = stmt.outerjoin(
@@ -150,8 +151,8 @@ def _join_designation(
     return func.coalesce(asked.text, fallback.text, ""), stmt
 
 
-def _order_by(sorts: Sequence[Sort], designation: ColumnElement[str] | None) -> list[ColumnElement[object]]:
-    columns: dict[SortField, ColumnElement[object]] = {
+def _order_by(sorts: Sequence[Sort], designation: ColumnElement[str] | None) -> list[ColumnElement[Any]]:
+    columns: dict[SortField, Any] = {  # columns and attributes of several types
         SortField.NUMBER: Article.number,
         SortField.GROUP: Article.group,
         SortField.ARTICLE_CLASS: Article.article_class,
@@ -165,7 +166,7 @@ def _order_by(sorts: Sequence[Sort], designation: ColumnElement[str] | None) -> 
         SortField.TAX_RATE: func.coalesce(_tax.rate, _standard_rate),
         SortField.MODIFIED_AT: Article.modified_at,
     }
-    order = []
+    order: list[ColumnElement[Any]] = []
     for sort in sorts:
         column = designation if sort.field is SortField.DESIGNATION else columns[sort.field]
         assert column is not None

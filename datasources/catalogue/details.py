@@ -75,9 +75,18 @@ async def packaging(session: AsyncSession, article_ids: Sequence[int]) -> dict[i
     units: dict[int, list[PackagingUnitRecord]] = defaultdict(list)
     allowed: dict[int, frozenset[str]] = {}
     for row in await session.execute(stmt):
-        article_id, *fields, contents = row
-        allowed[article_id] = _allowed_codes(contents)
-        units[article_id].append(PackagingUnitRecord(*fields))
+        allowed[row.article_id] = _allowed_codes(row.contents)
+        units[row.article_id].append(
+            PackagingUnitRecord(
+                row.code,
+                row.ean,
+                row.designation,
+                row.factor,
+                row.weight_factor,
+                row.weight,
+                row.content_weight,
+            )
+        )
     return {
         article_id: ArticlePackaging(
             has_units=bool(units.get(article_id)),
@@ -113,6 +122,10 @@ async def declarations(
         .order_by(Declaration.article_id, Declaration.id)
     )
     result: dict[int, list[DeclarationRecord]] = defaultdict(list)
-    for article_id, *fields in await session.execute(stmt):
-        result[article_id].append(DeclarationRecord(*fields))
+    for row in await session.execute(stmt):
+        result[row.article_id].append(
+            DeclarationRecord(
+                row.id, row.language, row.designation1, row.designation2, row.short_designation, row.country
+            )
+        )
     return result

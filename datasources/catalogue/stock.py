@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from decimal import Decimal
 
 from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.catalogue.records import StockRecord
 from datasources.models import Reservation, Stock, Warehouse
 
 
-def _net_quantity() -> ColumnElement[object]:
+def _net_quantity() -> ColumnElement[Decimal]:
     reserved = (
         select(func.coalesce(func.sum(Reservation.quantity), 0))
         .where(
@@ -25,7 +27,7 @@ def _net_quantity() -> ColumnElement[object]:
     return Stock.on_hand - reserved
 
 
-def has_available_stock(article_id: ColumnElement[int]) -> ColumnElement[bool]:
+def has_available_stock(article_id: ColumnElement[int] | InstrumentedAttribute[int]) -> ColumnElement[bool]:
     """True when some released warehouse holds a positive quantity after reservations."""
     return exists().where(
         Stock.article_id == article_id,

@@ -31,7 +31,8 @@ P = TypeVar("P", bound=Hashable)
 class ByArticleIdLoader(DataLoader[int, V], Generic[V]):
     """Loads one value per article id; articles the fetch does not mention get `missing()`."""
 
-    fetch: ClassVar[Callable[[AsyncSession, Sequence[int]], Awaitable[dict[int, Any]]]]
+    # (session, ids) -> {id: value}; typed loosely because mypy reads a callable ClassVar as a method.
+    fetch: ClassVar[Callable[..., Awaitable[dict[int, Any]]]]
     missing: ClassVar[Callable[[], Any]]
 
     def __init__(self, db: Database) -> None:
@@ -47,7 +48,8 @@ class ByArticleIdLoader(DataLoader[int, V], Generic[V]):
 class ByArticleIdAndParamLoader(DataLoader[tuple[int, P], V], Generic[P, V]):
     """For lookups that also depend on a request parameter (language, view): batched per parameter."""
 
-    fetch: ClassVar[Callable[[AsyncSession, Sequence[int], Any], Awaitable[dict[int, Any]]]]
+    # (session, ids, param) -> {id: value}
+    fetch: ClassVar[Callable[..., Awaitable[dict[int, Any]]]]
     missing: ClassVar[Callable[[], Any]]
 
     def __init__(self, db: Database) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 
 import strawberry
@@ -61,7 +62,7 @@ class Price:
             amount=float(tier.amount),
             price_kind=tier.price_kind,
             packaging_unit=tier.packaging_unit,
-            modified_at=tier.modified_at,
+            modified_at=UtcDateTime(tier.modified_at),
         )
 
 
@@ -136,7 +137,7 @@ class Media:
             usage=record.usage,
             language=record.language,
             country=record.country,
-            modified_at=record.modified_at,
+            modified_at=UtcDateTime(record.modified_at),
             article_group=article.group,
             article_number=article.number,
             file_name=record.file_name,
@@ -231,7 +232,7 @@ class Article:
             procurement_type=record.procurement_type,
             processing_type=record.processing_type,
             weight=_float(record.weight),
-            modified_at=record.modified_at,
+            modified_at=UtcDateTime(record.modified_at),
             currency=view.currency,
             record=record,
             view=view,
@@ -266,9 +267,12 @@ class Article:
         "packaging units (their prices hang under packagingUnits)."
     )
     async def prices(self, info: strawberry.Info[Context]) -> list[Price] | None:
-        if (await info.context.catalogue.packaging.load(self.record.id)).has_units:
-            return None
-        tiers = (await info.context.catalogue.prices.load((self.record.id, self.view))).get(None)
+        loaders = info.context.catalogue
+        # Loaded together, so the units' prices of the whole page come in the same batch.
+        packaging, by_unit = await asyncio.gather(
+            loaders.packaging.load(self.record.id), loaders.prices.load((self.record.id, self.view))
+        )
+        tiers = None if packaging.has_units else by_unit.get(None)
         return [Price.of(self.record.number, t) for t in tiers] if tiers else None
 
     @strawberry.field(
@@ -276,9 +280,12 @@ class Article:
         "packaging units (their stock hangs under packagingUnits)."
     )
     async def stock(self, info: strawberry.Info[Context]) -> list[StockEntry] | None:
-        if (await info.context.catalogue.packaging.load(self.record.id)).has_units:
+        loaders = info.context.catalogue
+        packaging, records = await asyncio.gather(
+            loaders.packaging.load(self.record.id), loaders.stock.load(self.record.id)
+        )
+        if packaging.has_units:
             return None
-        records = await info.context.catalogue.stock.load(self.record.id)
         return [StockEntry.of(self.record.number, r) for r in records if r.packaging_unit is None]
 
     @strawberry.field(description="Deklaration: origin declarations, in every language there is one.")

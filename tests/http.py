@@ -1,0 +1,27 @@
+"""Reading responses the way the web shop does: by the charset the response declares."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+
+JSON_TYPE = "application/json; charset=iso-8859-1"
+
+
+def body(response: httpx.Response) -> Any:
+    """The JSON body, decoded with the declared charset (which must be the contract's)."""
+    assert response.headers["content-type"] == JSON_TYPE, response.headers["content-type"]
+    return json.loads(response.content.decode("iso-8859-1"))
+
+
+def error(code: str, description: str, **info: Any) -> dict[str, Any]:
+    return {"success": False, "error": code, "error_description": description, "info": info}
+
+
+def statement_count(response: httpx.Response) -> int:
+    match = re.search(r'db;dur=[\d.]+;desc="(\d+) queries"', response.headers["server-timing"])
+    assert match, response.headers["server-timing"]
+    return int(match.group(1))

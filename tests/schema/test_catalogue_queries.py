@@ -1,0 +1,135 @@
+"""The catalogue over /graphql, as frontend developers and analysts use it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.catalogue_data import Catalogue
+
+
+async def graphql(
+    client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any
+) -> dict[str, Any]:
+    response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+PAGE = (
+    "query($filter: ArticleFilterInput, $sort: [ArticleSortInput!], $limit: Int, $offset: Int! = 0) {"
+    " articles(filter: $filter, sort: $sort, limit: $limit, offset: $offset)"
+    " { totalCount items { number } } }"
+)
+
+
+@pytest.mark.parametrize(
+    ("variables", "numbers", "total"),
+    [
+        ({}, ["A-500", "A-600", "A-100", "A-200", "A-300"], 5),
+        ({"filter": {"group": "WERKZEUG"}}, ["A-500", "A-100", "A-300"], 3),
+        ({"filter": {"articleClass": "HAND"}}, ["A-100"], 1),
+        ({"filter": {"search": "chev"}}, ["A-600"], 1),  # the French designation
+        ({"filter": {"search": "a-30"}}, ["A-300"], 1),  # the number
+        ({"filter": {"search": "100%"}}, [], 0),  # LIKE wildcards are literal
+        # Positive stock after reservations in a released warehouse: the hammer (7) and screws.
+        ({"filter": {"available": True}}, ["A-100", "A-200"], 2),
+        ({"filter": {"available": False}}, ["A-500", "A-600", "A-300"], 3),
+        ({"sort": [{"field": "NUMBER", "direction": "DESC"}], "limit": 2}, ["A-600", "A-500"], 5),
+        ({"sort": [{"field": "NUMBER"}], "limit": 2, "offset": 3}, ["A-500", "A-600"], 5),
+    ],
+)
+async def test_articles_filter_sort_page_and_count(
+    client: httpx.AsyncClient,
+    catalogue: Catalogue,
+    auth: dict[str, str],
+    variables: dict[str, Any],
+    numbers: list[str],
+    total: int,
+) -> None:
+    result = await graphql(client, auth, PAGE, **variables)
+    assert result == {"data": {"articles": {"totalCount": total, "items": [{"number": n} for n in numbers]}}}
+
+
+async def test_article_in_another_language_currency_and_customer(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    query = """{ article(number: "A-100", language: "ita", currency: "EUR") {
+        designation currency taxRate stockManaged modifiedAt
+        prices { amount minQuantity maxQuantity priceKind } } }"""
+    assert await graphql(client, auth, query) == {
+        "data": {
+            "article": {
+                "designation": "Martello",
+                "currency": "EUR",
+                "taxRate": 2.6,
+                "stockManaged": True,
+                "modifiedAt": "2026-03-01T08:30:00Z",
+                "prices": [{"amount": 13.0, "minQuantity": 1.0, "maxQuantity": None, "priceKind": "N"}],
+            }
+        }
+    }
+    unexposed = await graphql(client, auth, '{ article(number: "A-400") { number } }')
+    assert unexposed == {"data": {"article": None}}
+
+
+async def test_domain_errors_carry_code_and_field(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    result = await graphql(client, auth, '{ article(number: "A-100", currency: "XXY") { number } }')
+    assert result["data"] == {"article": None}
+    assert [(e["message"], e["extensions"]) for e in result["errors"]] == [
+        (
+            "'XXY' is not an ISO 4217 currency code",
+            {"code": "invalid_request", "info": {}, "field": "currency"},
+        )
+    ]
+    result = await graphql(client, auth, "{ articles(limit: -1) { totalCount } }")
+    assert result["errors"][0]["extensions"] == {"code": "invalid_request", "info": {}, "field": "limit"}
+
+
+async def test_catalogue_scope_reads_but_cannot_delete_logs(
+    client: httpx.AsyncClient, catalogue: Catalogue, token_for: Callable[..., dict[str, str]]
+) -> None:
+    reader = token_for("catalogue")
+    assert (await graphql(client, reader, "{ articles { totalCount } }")) == {
+        "data": {"articles": {"totalCount": 5}}
+    }
+    result = await graphql(client, reader, "mutation { logFilesDelete { deletedCount } }")
+    assert result["data"] is None
+    assert [(e["message"], e["extensions"]) for e in result["errors"]] == [
+        ("the admin scope is required", {"code": "insufficient_scope"})
+    ]
+    admin = await graphql(client, token_for("admin"), "mutation { logFilesDelete { deletedCount } }")
+    assert admin["data"]["logFilesDelete"]["deletedCount"] >= 0
+
+
+async def test_a_user_without_scopes_reads_nothing(
+    client: httpx.AsyncClient, catalogue: Catalogue, token_for: Callable[..., dict[str, str]]
+) -> None:
+    result = await graphql(client, token_for("unknown-scope"), "{ articles { totalCount } }")
+    assert result["errors"][0]["extensions"] == {"code": "insufficient_scope"}
+
+
+@pytest.mark.parametrize(
+    ("query", "message_part"),
+    [
+        ("{ articles { items { " + "a { " * 10 + "b" + " }" * 12 + " }", "exceeds maximum operation depth"),
+        ("{ " + " ".join(f"a{i}: articles {{ totalCount }}" for i in range(31)) + " }", "aliases"),
+        ("{ articles { totalCount " + "__typename " * 5000 + "} }", "token"),
+        ("{ articles { nope } }", "Cannot query field 'nope'"),
+        ("{ articles { ", "Syntax Error"),
+    ],
+)
+async def test_abusive_or_invalid_documents_are_refused_before_execution(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str], query: str, message_part: str
+) -> None:
+    response = await client.post("/graphql", json={"query": query}, headers=auth)
+    errors = response.json()["errors"]
+    assert message_part.lower() in errors[0]["message"].lower()
+    assert errors[0]["extensions"]["code"] == "invalid_request"
+    assert 'db;dur=0.0;desc="0 queries"' in response.headers["server-timing"]
