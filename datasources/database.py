@@ -9,7 +9,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from datasources import statistics
+from datasources import guards, statistics
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
@@ -30,6 +30,7 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     engine = create_async_engine(url, echo=echo, **_engine_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
+    guards.install(engine.sync_engine)
     statistics.install(engine.sync_engine)
     writer_engine = engine.execution_options(sqlite_begin_immediate=True)
     return Database(

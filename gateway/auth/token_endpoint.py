@@ -30,7 +30,8 @@ def _basic_credentials(request: Request) -> tuple[str, str]:
         name, colon, secret = base64.b64decode(encoded.strip(), validate=True).decode("utf-8").partition(":")
     except (binascii.Error, UnicodeDecodeError):
         raise INVALID_CLIENT from None
-    if not colon or not name:
+    # Names are printable and short; anything else cannot be a user, and is not sent to the database.
+    if not colon or not name or len(name) > users.MAX_NAME_LENGTH or not name.isprintable():
         raise INVALID_CLIENT
     return name, secret
 

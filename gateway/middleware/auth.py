@@ -47,7 +47,8 @@ class BearerAuthMiddleware:
 
 
 def _protected(scope: Scope) -> bool:
-    path: str = scope["path"]
+    # Judge the path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
+    path: str = scope["path"].removeprefix(scope.get("root_path", ""))
     if path == "/www/token":
         return False
     if path.startswith("/graphql"):

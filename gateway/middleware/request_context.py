@@ -49,7 +49,7 @@ class RequestContextMiddleware:
         try:
             await self.app(scope, receive, send_with_headers)
         except Exception:
-            log.exception("unhandled error [request %s] %s %s", request_id, scope["method"], scope["path"])
+            log.exception("unhandled error [request %s] %s %s", request_id, scope["method"], _path(scope))
             if response_started:
                 raise
             await send_error(internal_error(request_id), scope, send_with_headers)
@@ -59,7 +59,7 @@ class RequestContextMiddleware:
                 '%s "%s %s" %s %.1fms db=%d [request %s]',
                 _client(scope),
                 scope["method"],
-                scope["path"],
+                _path(scope),
                 status,
                 (time.perf_counter() - started) * 1000,
                 stats.statements,
@@ -78,6 +78,12 @@ def _request_id(scope: Scope) -> str:
     # A client's own id is kept when it is harmless, so its logs and ours can be joined.
     given = Headers(scope=scope).get("x-request-id", "")
     return given if _CLIENT_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def _path(scope: Scope) -> str:
+    # The path arrives percent-decoded: escape control characters so one request is one log line.
+    path: str = scope["path"]
+    return path if path.isprintable() else "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in path)
 
 
 def _client(scope: Scope) -> str:

@@ -363,3 +363,20 @@ async def test_text_outside_latin1_is_escaped_and_decodes_exactly(
     response = await client.get("/www/artikel/A-900?fields=ArtBez", headers=auth)
     assert b"S\xe4ge \\u20ac" in response.content
     assert body(response) == {"data": {"ArtBez": text}}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/www/artikel/A%00B",
+        "/www/artikelmedia/A%00B",
+        "/www/artikel?debinr=1%000",
+        "/www/artikel?waehrabk=CHF&debinr=%00",
+    ],
+)
+async def test_nul_characters_are_refused_before_the_database(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str], url: str
+) -> None:
+    # PostgreSQL cannot hold NUL in text; both databases answer the same clear 400.
+    data = await get(client, url, auth, status=400)
+    assert data == error("invalid_request", "text cannot contain NUL characters")

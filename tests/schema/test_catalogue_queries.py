@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.catalogue_data import Catalogue
+from tests.http import body
 
 
 async def graphql(
@@ -133,3 +134,37 @@ async def test_abusive_or_invalid_documents_are_refused_before_execution(
     assert message_part.lower() in errors[0]["message"].lower()
     assert errors[0]["extensions"]["code"] == "invalid_request"
     assert 'db;dur=0.0;desc="0 queries"' in response.headers["server-timing"]
+
+
+async def test_nul_in_a_graphql_variable_is_invalid_input(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    result = await graphql(
+        client,
+        auth,
+        "query($f: ArticleFilterInput) { articles(filter: $f) { totalCount } }",
+        f={"search": "a\x00"},
+    )
+    assert result["errors"][0]["extensions"] == {"code": "invalid_request", "info": {}}
+
+
+@pytest.mark.parametrize(
+    ("content", "headers", "status", "code"),
+    [
+        (b"{not json", {"Content-Type": "application/json"}, 400, "invalid_request"),
+        (b"query=x", {"Content-Type": "text/plain"}, 415, "unsupported_media_type"),
+    ],
+)
+async def test_graphql_transport_errors_have_the_error_body(
+    client: httpx.AsyncClient,
+    auth: dict[str, str],
+    content: bytes,
+    headers: dict[str, str],
+    status: int,
+    code: str,
+) -> None:
+    response = await client.post("/graphql", content=content, headers=auth | headers)
+    assert response.status_code == status
+    data = body(response)
+    assert data["success"] is False
+    assert data["error"] == code

@@ -1,0 +1,65 @@
+"""Demo customers: numbers from 100001, spread over languages, currencies and price lists."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TypeVar
+
+from datasources.demo.reference import DEFAULT_LIST, GROSS_LIST, RESELLER_LIST
+from datasources.demo.rows import Batch
+from datasources.models import Customer
+
+FIRST_CUSTOMER_NUMBER = 100_001
+_DESIGNATION_LENGTH = 24
+_T = TypeVar("_T")
+
+# Per language: family names and the trades or legal forms that follow them.
+_NAMES = {
+    "ger": (
+        ("Keller", "Meier", "Brunner", "Zürcher", "Müller", "Schärer"),
+        ("Bau AG", "Holzbau GmbH", "Gärtnerei", "Haustechnik AG", "Malerei GmbH"),
+    ),
+    "fre": (
+        ("Dupont", "Favre", "Rochat", "Golay", "Béguin"),
+        ("SA", "Menuiserie Sàrl", "Jardins Sàrl", "Électricité SA"),
+    ),
+    "ita": (
+        ("Rossi", "Bernasconi", "Ferrari", "Galli", "Cattaneo"),
+        ("SA", "Edilizia SA", "Giardini Sagl", "Ferramenta Sagl"),
+    ),
+    "eng": (("Smith", "Baker", "Miller", "Taylor"), ("Ltd", "Supplies Ltd", "Trading Co.")),
+}
+# Shuffled blocks rather than independent draws, so that even a few customers cover every case.
+_LANGUAGES = ("ger",) * 10 + ("fre",) * 5 + ("ita",) * 3 + ("eng",) * 2
+_CURRENCIES = ("CHF",) * 4 + ("EUR",)
+_PRICE_LIST_TYPES = (
+    (DEFAULT_LIST.list_type,) * 4 + (RESELLER_LIST.list_type,) * 3 + (GROSS_LIST.list_type, None, None)
+)
+
+
+def add_customers(rng: random.Random, batch: Batch, count: int) -> None:
+    languages, currencies = _shuffled_blocks(rng, _LANGUAGES), _shuffled_blocks(rng, _CURRENCIES)
+    price_list_types = _shuffled_blocks(rng, _PRICE_LIST_TYPES)
+    for offset in range(count):
+        language = next(languages)
+        batch.add(
+            Customer,
+            {
+                "number": str(FIRST_CUSTOMER_NUMBER + offset),
+                "designation": _designation(rng, language),
+                "language": language,
+                "currency": next(currencies),
+                "price_list_type": next(price_list_types),
+            },
+        )
+
+
+def _shuffled_blocks(rng: random.Random, block: tuple[_T, ...]) -> Iterator[_T]:
+    while True:
+        yield from rng.sample(block, len(block))
+
+
+def _designation(rng: random.Random, language: str) -> str:
+    families, forms = _NAMES[language]
+    return f"{rng.choice(families)} {rng.choice(forms)}"[:_DESIGNATION_LENGTH]

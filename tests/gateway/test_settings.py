@@ -1,0 +1,145 @@
+"""Settings.from_env: GATEWAY_* variables, defaults, and the generated signing key."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from gateway.settings import DEFAULT_DATABASE_URL, Settings
+
+KEY = "a-configured-secret-key-0123456789-0123456789"
+
+
+def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    settings = Settings.from_env({"GATEWAY_SECRET_KEY": KEY})
+
+    assert settings == Settings(
+        database_url=DEFAULT_DATABASE_URL,
+        secret_key=KEY,
+        log_dir=Path("logs"),
+        token_lifetime=3600,
+        max_body_bytes=32 * 1024 * 1024,
+        debug_sql=False,
+    )
+    assert DEFAULT_DATABASE_URL == "sqlite+aiosqlite:///gateway.db"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_variable_is_read(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        {
+            "GATEWAY_DATABASE_URL": "postgresql+asyncpg://gw@db.internal/erp",
+            "GATEWAY_SECRET_KEY": KEY,
+            "GATEWAY_LOG_DIR": str(tmp_path / "log"),
+            "GATEWAY_TOKEN_LIFETIME": "900",
+            "GATEWAY_MAX_BODY_BYTES": "4096",
+            "GATEWAY_DEBUG_SQL": "1",
+        }
+    )
+
+    assert settings == Settings(
+        database_url="postgresql+asyncpg://gw@db.internal/erp",
+        secret_key=KEY,
+        log_dir=tmp_path / "log",
+        token_lifetime=900,
+        max_body_bytes=4096,
+        debug_sql=True,
+    )
+
+
+def test_the_process_environment_is_the_default_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATEWAY_SECRET_KEY", KEY)
+    monkeypatch.setenv("GATEWAY_TOKEN_LIFETIME", "60")
+
+    settings = Settings.from_env()
+
+    assert settings.secret_key == KEY
+    assert settings.token_lifetime == 60
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("1", 1), ("7200", 7200), (" 120 ", 120), ("", 3600)])
+def test_token_lifetime_parsing(raw: str, expected: int) -> None:
+    settings = Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_TOKEN_LIFETIME": raw})
+
+    assert settings.token_lifetime == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("abc", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not 'abc'"),
+        ("1.5", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not '1.5'"),
+        ("1h", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not '1h'"),
+        ("0", "GATEWAY_TOKEN_LIFETIME must be positive, not 0"),
+        ("-60", "GATEWAY_TOKEN_LIFETIME must be positive, not -60"),
+    ],
+)
+def test_an_invalid_token_lifetime_stops_the_process(raw: str, message: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_TOKEN_LIFETIME": raw})
+
+    assert exit_info.value.code == message
+
+
+def test_an_invalid_body_limit_stops_the_process() -> None:
+    with pytest.raises(SystemExit, match="GATEWAY_MAX_BODY_BYTES"):
+        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_MAX_BODY_BYTES": "lots"})
+
+
+def test_a_key_is_generated_once_beside_the_sqlite_file(tmp_path: Path) -> None:
+    env = {"GATEWAY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shop.db'}"}
+    key_file = tmp_path / "shop.db.secret"
+
+    first = Settings.from_env(env)
+
+    assert key_file.read_text() == first.secret_key + "\n"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert len(first.secret_key) >= 32
+    assert Settings.from_env(env).secret_key == first.secret_key
+    # Another database gets a key of its own.
+    other = Settings.from_env({"GATEWAY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'other.db'}"})
+    assert other.secret_key != first.secret_key
+    assert (tmp_path / "other.db.secret").exists()
+
+
+def test_an_empty_secret_key_variable_also_uses_the_generated_key(tmp_path: Path) -> None:
+    env = {"GATEWAY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shop.db'}", "GATEWAY_SECRET_KEY": ""}
+
+    settings = Settings.from_env(env)
+
+    assert settings.secret_key
+    assert (tmp_path / "shop.db.secret").read_text().strip() == settings.secret_key
+
+
+def test_a_configured_key_writes_no_file(tmp_path: Path) -> None:
+    env = {"GATEWAY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shop.db'}", "GATEWAY_SECRET_KEY": KEY}
+
+    assert Settings.from_env(env).secret_key == KEY
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_key_file_is_used(tmp_path: Path) -> None:
+    (tmp_path / "shop.db.secret").write_text("kept-from-an-earlier-start\n")
+
+    settings = Settings.from_env({"GATEWAY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shop.db'}"})
+
+    assert settings.secret_key == "kept-from-an-earlier-start"
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql+asyncpg://gw@db.internal/erp", "sqlite+aiosqlite:///:memory:", "sqlite+aiosqlite://"]
+)
+def test_without_a_database_file_the_key_is_kept_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    first = Settings.from_env({"GATEWAY_DATABASE_URL": url})
+
+    assert (tmp_path / "gateway.secret").read_text() == first.secret_key + "\n"
+    assert stat.S_IMODE((tmp_path / "gateway.secret").stat().st_mode) == 0o600
+    assert Settings.from_env({"GATEWAY_DATABASE_URL": url}).secret_key == first.secret_key
