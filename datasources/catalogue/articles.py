@@ -143,8 +143,12 @@ def _escape_like(text: str) -> str:
 def _join_designation(
     stmt: Select[*tuple[Any, ...]], language: str
 ) -> tuple[ColumnElement[str], Select[*tuple[Any, ...]]]:
-    asked, fallback = aliased(ArticleDesignation), aliased(ArticleDesignation)
+    asked = aliased(ArticleDesignation)
     stmt = stmt.outerjoin(asked, and_(asked.article_id == Article.id, asked.language == language))
+    if language == DEFAULT_LANGUAGE:
+        # The fallback is German too: a second join would sort the whole catalogue for nothing.
+        return func.coalesce(asked.text, ""), stmt
+    fallback = aliased(ArticleDesignation)
     stmt = stmt.outerjoin(
         fallback, and_(fallback.article_id == Article.id, fallback.language == DEFAULT_LANGUAGE)
     )

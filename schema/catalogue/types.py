@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import strawberry
 from strawberry.scalars import Base64
@@ -81,7 +81,8 @@ class StockEntry:
             article_number=article_number,
             warehouse=record.warehouse,
             location_number=record.location_number,
-            quantity=int(record.quantity),
+            # LagerBestand is an int in the interface: fractional stock rounds to the nearest unit.
+            quantity=int(record.quantity.to_integral_value(ROUND_HALF_UP)),
             packaging_unit=record.packaging_unit,
             stock_range=record.stock_range,
         )

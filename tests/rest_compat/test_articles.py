@@ -380,3 +380,15 @@ async def test_nul_characters_are_refused_before_the_database(
     # PostgreSQL cannot hold NUL in text; both databases answer the same clear 400.
     data = await get(client, url, auth, status=400)
     assert data == error("invalid_request", "text cannot contain NUL characters")
+
+
+async def test_fractional_stock_rounds_to_the_nearest_whole_unit(
+    client: httpx.AsyncClient, factory: Any, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    article = await factory.article("A-901", designations={"ger": "Kabel"}, unit="m")
+    warehouse = await factory.warehouse("Kabellager", 5)
+    await factory.stock(article, warehouse, "12.5")
+    other = await factory.warehouse("Rollenlager", 6)
+    await factory.stock(article, other, "1.25", reserved=["3.75"])
+    data = (await get(client, "/www/artikel/A-901?fields=Bestand.LagerBestand", auth))["data"]
+    assert data == {"Bestand": [{"LagerBestand": 13}, {"LagerBestand": -3}]}
