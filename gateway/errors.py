@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -11,8 +9,6 @@ from starlette.types import Scope, Send
 
 from rest_compat.errors import ApiError
 from rest_compat.responses import JsonResponse
-
-log = logging.getLogger("gateway")
 
 
 def error_response(error: ApiError) -> Response:
