@@ -1,0 +1,64 @@
+"""The engine's settings: SQLite in WAL mode, foreign keys on, writers that queue instead of failing."""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import event, func, select, text
+
+from datasources.database import Database
+from datasources.models import Currency, Warehouse
+from tests import databases
+
+sqlite_only = pytest.mark.skipif(databases.backend() != "sqlite", reason="SQLite connection settings")
+
+
+@sqlite_only
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(db: Database) -> None:
+    async with db.reader() as session:
+        assert (await session.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
+        assert (await session.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+        assert (await session.execute(text("PRAGMA busy_timeout"))).scalar() == 10_000
+
+
+@sqlite_only
+async def test_writers_begin_immediate_and_readers_deferred(db: Database) -> None:
+    begins: list[str] = []
+
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if statement.startswith("BEGIN"):
+            begins.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    async with db.reader() as session:
+        await session.execute(select(1))
+    async with db.writer() as session, session.begin():
+        await session.execute(select(1))
+    assert begins == ["BEGIN", "BEGIN IMMEDIATE"]
+
+
+async def test_concurrent_writers_all_succeed(db: Database) -> None:
+    async def write(index: int) -> None:
+        async with db.writer() as session, session.begin():
+            session.add(Warehouse(name=f"Lager {index}", location_number=index))
+            await session.flush()
+            await asyncio.sleep(0)  # give the others a chance to collide
+
+    await asyncio.gather(*(write(i) for i in range(20)))
+    async with db.reader() as session:
+        assert await session.scalar(select(func.count()).select_from(Warehouse)) == 20
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from datasources.models import Customer
+
+    with pytest.raises(IntegrityError):
+        async with db.writer() as session, session.begin():
+            session.add(Customer(number="1", currency="XXX"))
+    async with db.writer() as session, session.begin():
+        session.add(Currency(code="CHF", name="Franken", is_leading=True, rounding_step=Decimal("0.05")))
+        session.add(Customer(number="1", currency="CHF"))
