@@ -9,7 +9,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from datasources import guards, statistics
+from datasources import folding, guards, statistics
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
@@ -57,6 +57,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+        dbapi_connection.create_function(folding.SQLITE_FUNCTION, 1, folding.fold_text, deterministic=True)
 
     @event.listens_for(engine.sync_engine, "begin")
     def on_begin(conn: Connection) -> None:

@@ -6,6 +6,7 @@ loaded, and the same shape renames the result back into the specification's fiel
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -21,6 +22,7 @@ class Field:
     convert: Callable[[Any], Any] | None = None
     omit_null: bool = False  # the specification leaves the field out instead of sending null
     shape: Shape | None = None  # for objects and lists of objects
+    arguments: str = ""  # GraphQL arguments of the field, e.g. "limit: $order"
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Shape:
             if name in wanted:
                 sub = wanted[name]
                 if isinstance(entry, Field) and entry.shape is not None and sub:
-                    entry = Field(entry.source, entry.convert, entry.omit_null, entry.shape.select(sub))
+                    entry = dataclasses.replace(entry, shape=entry.shape.select(sub))
                 selected[name] = entry
         return Shape(selected)
 
@@ -71,7 +73,8 @@ class Shape:
             if isinstance(entry, Links):
                 parts.update((need, need) for need in entry.needs)
             elif entry.shape is not None:
-                parts[entry.source] = f"{entry.source} {entry.shape.selection()}"
+                arguments = f"({entry.arguments})" if entry.arguments else ""
+                parts[entry.source] = f"{entry.source}{arguments} {entry.shape.selection()}"
             else:
                 parts.setdefault(entry.source, entry.source)
         return "{ " + " ".join(parts.values()) + " }"

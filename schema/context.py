@@ -10,6 +10,7 @@ from starlette.requests import Request
 
 from datasources.database import Database
 from schema.catalogue.loaders import CatalogueLoaders
+from schema.customers.loaders import CustomerLoaders
 from schema.permissions import Principal
 
 
@@ -24,6 +25,10 @@ class Context:
     def catalogue(self) -> CatalogueLoaders:
         # Built on first use, so a request that never touches the catalogue never builds them.
         return CatalogueLoaders(self.db)
+
+    @cached_property
+    def customers(self) -> CustomerLoaders:
+        return CustomerLoaders(self.db)
 
     @classmethod
     def from_request(cls, request: Request) -> Context:

@@ -18,6 +18,8 @@ from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext, ExecutionResult
 
 from schema.catalogue.queries import CatalogueQuery
+from schema.customers.mutations import CustomerMutation
+from schema.customers.queries import CustomerQuery
 from schema.errors import with_codes
 from schema.logs.mutations import LogsMutation
 from schema.scalars import SCALARS
@@ -29,8 +31,8 @@ MAX_DEPTH = 10
 MAX_ALIASES = 30
 MAX_TOKENS = 5000
 
-Query = merge_types("Query", (CatalogueQuery,))
-Mutation = merge_types("Mutation", (LogsMutation,))
+Query = merge_types("Query", (CatalogueQuery, CustomerQuery))
+Mutation = merge_types("Mutation", (CustomerMutation, LogsMutation))
 
 
 class Schema(strawberry.Schema):

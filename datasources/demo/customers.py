@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterator
 from typing import TypeVar
 
+from datasources.demo.addresses import add_addresses
 from datasources.demo.reference import DEFAULT_LIST, GROSS_LIST, RESELLER_LIST
-from datasources.demo.rows import Batch
+from datasources.demo.rows import BASE_TIME, Batch, Ids, Row
 from datasources.models import Customer
 
 FIRST_CUSTOMER_NUMBER = 100_001
@@ -38,21 +39,31 @@ _PRICE_LIST_TYPES = (
 )
 
 
-def add_customers(rng: random.Random, batch: Batch, count: int) -> None:
+def add_customers(rng: random.Random, batch: Batch, count: int) -> list[Row]:
+    """Adds the customers and their addresses; returns each customer's standard address ids, to be set
+    once the addresses exist (customer and address refer to each other)."""
     languages, currencies = _shuffled_blocks(rng, _LANGUAGES), _shuffled_blocks(rng, _CURRENCIES)
     price_list_types = _shuffled_blocks(rng, _PRICE_LIST_TYPES)
+    ids, standard = Ids(), []
     for offset in range(count):
-        language = next(languages)
+        language, number = next(languages), str(FIRST_CUSTOMER_NUMBER + offset)
+        designation = _designation(rng, language)
         batch.add(
             Customer,
             {
-                "number": str(FIRST_CUSTOMER_NUMBER + offset),
-                "designation": _designation(rng, language),
+                "number": number,
+                "designation": designation,
                 "language": language,
                 "currency": next(currencies),
                 "price_list_type": next(price_list_types),
+                "payment_type": rng.choice(("L", "B")),
+                "credit_limit": rng.choice((0, 5000, 20000)),
+                "payment_methods": rng.choice(("K", "R", "K,R", None)),
+                "created_at": BASE_TIME,
             },
         )
+        standard.append({"key": number, **add_addresses(rng, batch, ids, number, language, designation)})
+    return standard
 
 
 def _shuffled_blocks(rng: random.Random, block: tuple[_T, ...]) -> Iterator[_T]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from datasources.demo.catalogue import add_article
-from datasources.demo.customers import add_customers
+from datasources.demo.customers import FIRST_CUSTOMER_NUMBER, add_customers
 from datasources.demo.reference import add_reference_data
 from datasources.demo.rows import Batch, Ids
-from datasources.models import Article, Base
+from datasources.models import Article, Base, Customer, NumberSequence
 
 CHUNK_SIZE = 1000
 
@@ -37,8 +37,9 @@ async def fill_demo(
             return False
         batch = Batch()
         add_reference_data(batch)
-        add_customers(customer_rng, batch, customers)
+        standard_addresses = add_customers(customer_rng, batch, customers)
         await _insert(conn, batch)
+        await _link_customers(conn, standard_addresses)
         ids = Ids()
         for start in range(1, articles + 1, CHUNK_SIZE):
             stop = min(start + CHUNK_SIZE, articles + 1)
@@ -49,6 +50,25 @@ async def fill_demo(
             if progress is not None:
                 progress(stop - start)
     return True
+
+
+async def _link_customers(conn: AsyncConnection, standard_addresses: list[dict[str, object]]) -> None:
+    if standard_addresses:
+        stmt = (
+            update(Customer)
+            .where(Customer.number == bindparam("key"))
+            .values(
+                contact_address_id=bindparam("contact_address_id"),
+                delivery_address_id=bindparam("delivery_address_id"),
+                billing_address_id=bindparam("billing_address_id"),
+            )
+        )
+        await conn.execute(stmt, standard_addresses)
+    # Customer numbers handed out later continue after the demo's.
+    last = FIRST_CUSTOMER_NUMBER + len(standard_addresses) - 1
+    await conn.execute(
+        update(NumberSequence).where(NumberSequence.name == "customer").values(last_value=last)
+    )
 
 
 async def _insert(conn: AsyncConnection, batch: Batch) -> None:

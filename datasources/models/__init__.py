@@ -14,19 +14,26 @@ from datasources.models.catalogue import (
     TaxCode,
     Warehouse,
 )
-from datasources.models.customers import Customer
+from datasources.models.company import CompanyAttribute, NumberSequence, OutboxEvent
+from datasources.models.customers import Address, Customer, CustomerAddress, CustomerAttribute
 from datasources.models.users import ApiUser
 
 __all__ = [
+    "Address",
     "ApiUser",
     "Article",
     "ArticleAttribute",
     "ArticleDesignation",
     "Base",
+    "CompanyAttribute",
     "Currency",
     "Customer",
+    "CustomerAddress",
+    "CustomerAttribute",
     "Declaration",
     "Media",
+    "NumberSequence",
+    "OutboxEvent",
     "PackagingUnit",
     "Price",
     "PriceList",

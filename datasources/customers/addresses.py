@@ -1,0 +1,131 @@
+"""Reading, changing and searching addresses."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Row, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources.customers.records import (
+    ADDRESS_TEXT_FIELDS,
+    AddressFields,
+    AddressRecord,
+    Role,
+    SearchMatch,
+)
+from datasources.customers.validation import validate_address
+from datasources.errors import Conflict, InvalidInput, NotFound
+from datasources.folding import fold, fold_text
+from datasources.models import Address, Customer, CustomerAddress
+
+_FIELD_NAMES = (*ADDRESS_TEXT_FIELDS, "salutation")
+_COLUMNS = (Address.id, Address.customer_number, *(getattr(Address, name) for name in _FIELD_NAMES))
+
+
+def _record(row: Row[Any]) -> AddressRecord:
+    values = row._mapping
+    return AddressRecord(
+        id=values["id"],
+        customer_number=values["customer_number"],
+        fields=AddressFields(**{name: values[name] for name in _FIELD_NAMES}),
+    )
+
+
+def new_address(fields: AddressFields, customer_number: str) -> Address:
+    return Address(customer_number=customer_number, **dataclasses.asdict(fields))
+
+
+async def addresses_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, AddressRecord]:
+    rows = await session.execute(select(*_COLUMNS).where(Address.id.in_(ids)))
+    return {record.id: record for record in map(_record, rows)}
+
+
+async def addresses_by_customer(
+    session: AsyncSession, numbers: Sequence[str]
+) -> dict[str, dict[Role, list[AddressRecord]]]:
+    """Each customer's addresses per role: the standard address of the role first, then by AdrNr."""
+    standard = {
+        Role.CONTACT: Customer.contact_address_id,
+        Role.DELIVERY: Customer.delivery_address_id,
+        Role.BILLING: Customer.billing_address_id,
+    }
+    stmt = (
+        select(
+            CustomerAddress.customer_number,
+            CustomerAddress.role,
+            *standard.values(),
+            *_COLUMNS[2:],
+            Address.id,
+        )
+        .join(Address, Address.id == CustomerAddress.address_id)
+        .join(Customer, Customer.number == CustomerAddress.customer_number)
+        .where(CustomerAddress.customer_number.in_(numbers))
+        .order_by(CustomerAddress.customer_number, Address.id)
+    )
+    result: dict[str, dict[Role, list[AddressRecord]]] = defaultdict(lambda: {role: [] for role in Role})
+    for row in await session.execute(stmt):
+        role = Role(row.role)
+        record = AddressRecord(
+            id=row.id,
+            customer_number=row.customer_number,
+            fields=AddressFields(**{name: getattr(row, name) for name in _FIELD_NAMES}),
+        )
+        entries = result[row.customer_number][role]
+        is_standard = getattr(row, standard[role].key) == row.id
+        entries.insert(0, record) if is_standard else entries.append(record)
+    return dict(result)
+
+
+async def update_address(session: AsyncSession, address_id: int, changes: Mapping[str, Any]) -> AddressRecord:
+    """Merges `changes` into the address (a value of None clears an optional field) and validates the
+    result as a whole; a required field cannot be cleared."""
+    address = await session.get(Address, address_id, with_for_update=True)
+    if address is None:
+        raise NotFound(f"address {address_id} does not exist", field="id")
+    merged: dict[str, Any] = {name: getattr(address, name) for name in _FIELD_NAMES}
+    merged.update(changes)
+    # The place name is checked (AdrCheck) only when the place, code or country change, so that
+    # an old, unchecked place does not block an unrelated change.
+    if not {"place", "postal_code", "country", "check"} & changes.keys():
+        merged["check"] = 0
+    fields = validate_address(merged)
+    for name, value in dataclasses.asdict(fields).items():
+        setattr(address, name, value)
+    await session.flush()
+    return AddressRecord(address.id, address.customer_number, fields)
+
+
+async def search_customer(session: AsyncSession, criteria: Mapping[str, str]) -> SearchMatch:
+    """The one customer whose addresses match every given field (trimmed, case-insensitive)."""
+    given = {name: value for name, value in criteria.items() if value is not None and value.strip()}
+    if not given:
+        raise InvalidInput("give at least one address field to search by")
+    unknown = set(given) - set(ADDRESS_TEXT_FIELDS)
+    if unknown:
+        raise InvalidInput(f"cannot search by {sorted(unknown)[0]}", field=sorted(unknown)[0])
+    conditions = [fold(getattr(Address, name)) == fold_text(value) for name, value in given.items()]
+    matching = (
+        select(CustomerAddress.customer_number)
+        .join(Address, Address.id == CustomerAddress.address_id)
+        .where(*conditions)
+        .distinct()
+        .subquery()
+    )
+    numbers = list(await session.scalars(select(matching.c.customer_number).limit(2)))
+    if not numbers:
+        raise NotFound("no customer has an address with these fields")
+    if len(numbers) > 1:
+        count = await session.scalar(select(func.count()).select_from(matching))
+        raise Conflict(f"{count} customers have an address with these fields", info={"count": count})
+    customer = await session.get(Customer, numbers[0])
+    assert customer is not None
+    return SearchMatch(
+        customer.number,
+        customer.contact_address_id,
+        customer.delivery_address_id,
+        customer.billing_address_id,
+    )

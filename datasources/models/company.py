@@ -1,0 +1,37 @@
+"""Company-wide settings (PHKey attributes of the REST interface), number sequences and the event outbox."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from datasources.models.base import Base, utcnow
+
+
+class CompanyAttribute(Base):
+    """PHKey/Contents of the company, e.g. RESTEVENTS = "REST_Kunde,REST_Auft"."""
+
+    __tablename__ = "company_attribute"
+    key: Mapped[str] = mapped_column(String(12), primary_key=True)
+    contents: Mapped[str] = mapped_column(String(200), default="")
+
+
+class NumberSequence(Base):
+    """The last number handed out per kind (customer, order, offer); rows are locked while one is taken."""
+
+    __tablename__ = "number_sequence"
+    name: Mapped[str] = mapped_column(String(20), primary_key=True)
+    last_value: Mapped[int] = mapped_column()
+
+
+class OutboxEvent(Base):
+    """An ERP event recorded in the transaction of its change, for at-least-once delivery."""
+
+    __tablename__ = "outbox_event"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[str] = mapped_column(Text)  # JSON
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    delivered_at: Mapped[dt.datetime | None] = mapped_column()

@@ -1,0 +1,44 @@
+"""Reading a /www request body: JSON, as UTF-8 or as the ISO-8859-1 the request declares."""
+
+from __future__ import annotations
+
+import codecs
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+
+from rest_compat.errors import ApiError
+
+_ACCEPTED_CHARSETS = {"utf-8", "iso8859-1", "ascii"}  # codecs' canonical names
+
+
+async def json_object(request: Request) -> dict[str, Any]:
+    media_type, _, parameters = request.headers.get("content-type", "application/json").partition(";")
+    if media_type.strip().lower() != "application/json":
+        raise ApiError("unsupported_media_type", "the body must be JSON (Content-Type: application/json)")
+    charset = _charset(parameters)
+    raw = await request.body()
+    try:
+        data = orjson.loads(raw.decode(charset) if charset != "utf-8" else raw)
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ApiError("invalid_request", f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ApiError("invalid_request", "the body must be a JSON object")
+    return data
+
+
+def _charset(parameters: str) -> str:
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            try:
+                charset = codecs.lookup(value.strip().strip('"')).name
+            except LookupError:
+                charset = ""
+            if charset not in _ACCEPTED_CHARSETS:
+                raise ApiError(
+                    "unsupported_media_type", f"charset {value.strip()!r} is not accepted; use UTF-8"
+                )
+            return "utf-8" if charset == "ascii" else charset
+    return "utf-8"

@@ -1,0 +1,134 @@
+"""POST /www/kunden and GET /www/kunden/{DebiNr}."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from rest_compat.addresses import ADDRESS_INPUT
+from rest_compat.articles import ATTRIBUTE
+from rest_compat.body import json_object
+from rest_compat.errors import ApiError
+from rest_compat.execution import base_url, run_operation
+from rest_compat.inputs import In, InputShape, raise_payload_errors
+from rest_compat.links import link
+from rest_compat.params import QueryParams
+from rest_compat.responses import JsonResponse
+from rest_compat.shapes import Field, Link, Links, Shape
+
+CUSTOMER_INPUT = InputShape(
+    {
+        "GrundDaten": In(
+            "",
+            shape=InputShape(
+                {
+                    "WaehrAbk": In("currency"),
+                    "FAKTZahlArt": In("paymentType"),
+                    "AdrSprache": In("language"),
+                    "AUFT_SPESEN": In("expenses"),
+                    "VBTyp": In("shippingType"),
+                    "TVTyp": In("transportInsuranceType"),
+                    "Kommentar": In("comment"),
+                    "SteuerNummer": In("taxNumber"),
+                    "FirmenURL": In("companyUrl"),
+                    "KreditLimit": In("creditLimit", int),
+                    "ZahlungsMethode": In("paymentMethods"),
+                }
+            ),
+        ),
+        "Adressen": In(
+            "",
+            shape=InputShape(
+                {
+                    "KontaktAdr": In("contactAddress", shape=ADDRESS_INPUT),
+                    "LiefAdr": In("deliveryAddress", shape=ADDRESS_INPUT),
+                    "RechAdr": In("billingAddress", shape=ADDRESS_INPUT),
+                }
+            ),
+        ),
+    }
+)
+
+CREATE = (
+    "mutation CustomerCreate($input: CustomerCreateInput!) { customerCreate(input: $input) "
+    "{ customer { number } errors { field code message info } } }"
+)
+
+
+def _order_links(obj: Mapping[str, Any], base: str) -> list[Link]:
+    return [link(f"{base}/www/auftrag/{obj['number']}", "auftrag")]
+
+
+def _customer_links(obj: Mapping[str, Any], base: str) -> list[Link]:
+    return [
+        link(f"{base}/www/kunden/{obj['number']}", "kunden"),
+        link(f"{base}/www/adressen?debinr={obj['number']}", "adressen"),
+    ]
+
+
+ORDER_ENTRY = Shape(
+    {
+        "PlanStatus": Field("planStatus"),
+        "AuftErf": Field("capturedAt"),
+        "AuftNr": Field("number"),
+        "links": Links(("number",), _order_links),
+    }
+)
+
+CUSTOMER = Shape(
+    {
+        "status": Field("status"),
+        "WaehrAbk": Field("currency"),
+        "BrancheID": Field("industry"),
+        "AdrSprache": Field("language"),
+        "KundLief": Field("deliveryAddressId"),
+        "KundRech": Field("billingAddressId"),
+        "KundKontakt": Field("contactAddressId"),
+        "VBTyp": Field("shippingType"),
+        "ZahlungsMethode": Field("paymentMethods", omit_null=True),
+        "KundBez": Field("designation"),
+        "Kommentar": Field("comment"),
+        "attributes": Field("attributes", shape=ATTRIBUTE),
+        "links": Links(("number",), _customer_links),
+        "Auftrag": Field("orders", shape=ORDER_ENTRY, arguments="limit: $order, status: $status"),
+    }
+)
+PLAN_STATUSES = ("N", "O", "A")
+
+
+@lru_cache(maxsize=64)
+def detail_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
+    shape = CUSTOMER.select(fields)
+    document = (
+        "query Customer($number: String!, $order: Int!, $status: PlanStatus) "
+        f"{{ customer(number: $number) {shape.selection()} }}"
+    )
+    return shape, document
+
+
+async def customer_create(request: Request) -> Response:
+    variables = {"input": CUSTOMER_INPUT.to_graphql(await json_object(request))}
+    payload = (await run_operation(request, CREATE, variables))["customerCreate"]
+    raise_payload_errors(payload, CUSTOMER_INPUT)
+    return JsonResponse({"data": {"DebiNr": payload["customer"]["number"]}}, status_code=201)
+
+
+async def customer_detail(request: Request) -> Response:
+    params = QueryParams(request)
+    status = params.text("status")
+    if status is not None and status.upper() not in PLAN_STATUSES:
+        raise ApiError.invalid("status must be O, N or A", field="status")
+    shape, document = detail_operation(params.names("fields"))
+    variables = {
+        "number": request.path_params["number"],
+        "order": params.integer("order", default=0),
+        "status": status.upper() if status else None,
+    }
+    customer = (await run_operation(request, document, variables))["customer"]
+    if customer is None:
+        raise ApiError.not_found("no such customer", DebiNr=request.path_params["number"])
+    return JsonResponse({"data": shape.reshape(customer, base_url(request))})

@@ -1,0 +1,84 @@
+"""REST request bodies described as data: REST field -> GraphQL input field, nested for records.
+
+The same description turns a body into GraphQL input variables (checking each value's JSON type) and
+turns the field path of a GraphQL error back into the REST path the client sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rest_compat.errors import ApiError
+
+_TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+
+
+@dataclass(frozen=True)
+class In:
+    target: str  # GraphQL input field; "" merges the nested record into its parent (GrundDaten)
+    kind: type = str
+    shape: InputShape | None = None
+
+
+@dataclass(frozen=True)
+class InputShape:
+    fields: Mapping[str, In]
+
+    def to_graphql(self, body: Mapping[str, Any], path: str = "") -> dict[str, Any]:
+        """Unknown REST fields are ignored, as the ERP ignores them; null is passed on (it clears)."""
+        out: dict[str, Any] = {}
+        for name, entry in self.fields.items():
+            if name not in body:
+                continue
+            value, where = body[name], f"{path}{name}"
+            if entry.shape is not None:
+                if value is None and entry.target:
+                    out[entry.target] = None
+                    continue
+                if not isinstance(value, Mapping):
+                    raise ApiError.invalid("must be an object", field=where)
+                nested = entry.shape.to_graphql(value, f"{where}.")
+                out.update(nested) if not entry.target else out.__setitem__(entry.target, nested)
+            else:
+                out[entry.target] = _checked(value, entry.kind, where)
+        return out
+
+    @cached_property
+    def rest_paths(self) -> dict[str, str]:
+        """GraphQL input path (contactAddress.postalCode) -> REST path (Adressen.KontaktAdr.OrtPLZ)."""
+        paths: dict[str, str] = {}
+        for name, entry in self.fields.items():
+            if entry.target:
+                paths[entry.target] = name
+            if entry.shape is not None:
+                for inner, rest in entry.shape.rest_paths.items():
+                    key = f"{entry.target}.{inner}" if entry.target else inner
+                    paths[key] = f"{name}.{rest}"
+        return paths
+
+
+def _checked(value: Any, kind: type, where: str) -> Any:
+    if value is None:
+        return None
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise ApiError.invalid(f"must be {_TYPE_NAMES[kind]}", field=where)
+    return value
+
+
+def raise_payload_errors(payload: Mapping[str, Any], shape: InputShape) -> None:
+    """A mutation's first typed error as the HTTP error, its field renamed to the REST path."""
+    errors = payload.get("errors") or []
+    if not errors:
+        return
+    error = errors[0]
+    info = dict(error.get("info") or {})
+    if error.get("field"):
+        info["field"] = shape.rest_paths.get(error["field"], error["field"])
+    raise ApiError(error["code"].lower(), error["message"], info)

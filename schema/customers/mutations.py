@@ -1,0 +1,66 @@
+"""Customer mutations: each runs in one transaction and reports expected failures as typed errors."""
+
+from __future__ import annotations
+
+import strawberry
+
+from datasources.customers import addresses, customers
+from datasources.errors import DomainError
+from schema.context import Context
+from schema.customers.errors import CustomerError
+from schema.customers.inputs import AddressInput, CustomerCreateInput, given
+from schema.customers.types import Address, Customer
+from schema.permissions import IsShop
+
+
+@strawberry.type(description="The customer created, or why not.")
+class CustomerCreatePayload:
+    customer: Customer | None
+    errors: list[CustomerError]
+
+
+@strawberry.type(description="The address as changed, or why not.")
+class AddressUpdatePayload:
+    address: Address | None
+    errors: list[CustomerError]
+
+
+@strawberry.type
+class CustomerMutation:
+    @strawberry.mutation(
+        description="Stores a customer (POST /www/kunden); records REST_Kunde when the company enables it.",
+        permission_classes=[IsShop],
+    )
+    async def customer_create(
+        self, info: strawberry.Info[Context], input: CustomerCreateInput
+    ) -> CustomerCreatePayload:
+        user = info.context.user
+        assert user is not None
+        try:
+            async with info.context.db.writer() as session, session.begin():
+                number = await customers.register_customer(
+                    session, input.grund_daten(), input.addresses(), user=user.name
+                )
+        except DomainError as error:
+            return CustomerCreatePayload(customer=None, errors=[CustomerError.of(error)])
+        async with info.context.db.reader() as session:
+            record = await customers.customer_by_number(session, number)
+        assert record is not None
+        return CustomerCreatePayload(customer=Customer.of(record), errors=[])
+
+    @strawberry.mutation(
+        description="Changes an address (PATCH /www/adressen): omitted fields keep their value, null clears "
+        "an optional one; the result is validated like a new address.",
+        permission_classes=[IsShop],
+    )
+    async def address_update(
+        self, info: strawberry.Info[Context], number: int, input: AddressInput
+    ) -> AddressUpdatePayload:
+        try:
+            async with info.context.db.writer() as session, session.begin():
+                record = await addresses.update_address(session, number, given(input))
+        except DomainError as error:
+            return AddressUpdatePayload(address=None, errors=[CustomerError.of(error)])
+        # Later reads in this request see the change.
+        info.context.customers.address.prime(number, record, force=True)
+        return AddressUpdatePayload(address=Address.of(record), errors=[])
