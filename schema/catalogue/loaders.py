@@ -1,16 +1,12 @@
-"""Per-request dataloaders: every per-article lookup is one statement per page, whatever its size.
-
-Each batch opens its own short read session, so loaders resolving concurrently never share one.
-"""
+"""Per-request dataloaders: every per-article lookup is one statement per page, whatever its size."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Hashable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from strawberry.dataloader import DataLoader
 
 from datasources.catalogue import details, media, pricing, stock
 from datasources.catalogue.details import ArticlePackaging
@@ -23,38 +19,19 @@ from datasources.catalogue.records import (
 )
 from datasources.catalogue.view import CatalogueView
 from datasources.database import Database
+from schema.loaders import BatchLoader
 
 V = TypeVar("V")
 P = TypeVar("P", bound=Hashable)
 
 
-class ByArticleIdLoader(DataLoader[int, V], Generic[V]):
-    """Loads one value per article id; articles the fetch does not mention get `missing()`."""
-
-    # (session, ids) -> {id: value}; typed loosely because mypy reads a callable ClassVar as a method.
-    fetch: ClassVar[Callable[..., Awaitable[dict[int, Any]]]]
-    missing: ClassVar[Callable[[], Any]]
-
-    def __init__(self, db: Database) -> None:
-        super().__init__(load_fn=self._load)
-        self.db = db
-
-    async def _load(self, ids: Sequence[int]) -> list[V]:
-        async with self.db.reader() as session:
-            found = await type(self).fetch(session, ids)
-        return [found[i] if i in found else type(self).missing() for i in ids]
+class ByArticleIdLoader(BatchLoader[int, V], Generic[V]):
+    """Loads one value per article id."""
 
 
-class ByArticleIdAndParamLoader(DataLoader[tuple[int, P], V], Generic[P, V]):
-    """For lookups that also depend on a request parameter (language, view): batched per parameter."""
-
-    # (session, ids, param) -> {id: value}
-    fetch: ClassVar[Callable[..., Awaitable[dict[int, Any]]]]
-    missing: ClassVar[Callable[[], Any]]
-
-    def __init__(self, db: Database) -> None:
-        super().__init__(load_fn=self._load)
-        self.db = db
+class ByArticleIdAndParamLoader(BatchLoader[tuple[int, P], V], Generic[P, V]):
+    """For lookups that also depend on a request parameter (language, view): batched per parameter,
+    with `fetch(session, ids, param)`."""
 
     async def _load(self, keys: Sequence[tuple[int, P]]) -> list[V]:
         ids_by_param: dict[P, list[int]] = defaultdict(list)
@@ -79,7 +56,6 @@ async def _prices_by_unit(
 
 class DesignationByArticleIdLoader(ByArticleIdAndParamLoader[str, str | None]):
     fetch = staticmethod(details.designations)
-    missing = staticmethod(lambda: None)
 
 
 class PricesByArticleIdLoader(ByArticleIdAndParamLoader[CatalogueView, dict[str | None, list[PriceTier]]]):
