@@ -117,7 +117,7 @@ async def addresses_of_customer(request: Request) -> Response:
         raise ApiError.invalid("debinr is required", field="debinr")
     customer = (await run_operation(request, BY_CUSTOMER, {"number": number}))["customer"]
     if customer is None:
-        raise ApiError.not_found("no such customer", DebiNr=number)
+        raise ApiError.not_found("no such customer", field="debinr", DebiNr=number)
     base = base_url(request)
     data = {
         rest: [ADDRESS_ENTRY.reshape(entry, base) for entry in customer["addresses"][role]]
@@ -130,7 +130,7 @@ async def address_update(request: Request) -> Response:
     number = address_number(request)
     changes = ADDRESS_INPUT.to_graphql(await json_object(request))
     payload = (await run_operation(request, UPDATE, {"number": number, "input": changes}))["addressUpdate"]
-    raise_payload_errors(payload, ADDRESS_INPUT)
+    raise_payload_errors(payload, ADDRESS_INPUT, {"id": "AdrNr"})
     return Response(status_code=204, headers={"Cache-Control": "no-store"})
 
 

@@ -72,13 +72,17 @@ def _checked(value: Any, kind: type, where: str) -> Any:
     return value
 
 
-def raise_payload_errors(payload: Mapping[str, Any], shape: InputShape) -> None:
-    """A mutation's first typed error as the HTTP error, its field renamed to the REST path."""
+def raise_payload_errors(
+    payload: Mapping[str, Any], shape: InputShape, arguments: Mapping[str, str] | None = None
+) -> None:
+    """A mutation's first typed error as the HTTP error, its field renamed to the REST path (input
+    fields by the shape, other arguments by `arguments`, e.g. {"id": "AdrNr"})."""
     errors = payload.get("errors") or []
     if not errors:
         return
     error = errors[0]
     info = dict(error.get("info") or {})
     if error.get("field"):
-        info["field"] = shape.rest_paths.get(error["field"], error["field"])
+        renames = {**(arguments or {}), **shape.rest_paths}
+        info["field"] = renames.get(error["field"], error["field"])
     raise ApiError(error["code"].lower(), error["message"], info)

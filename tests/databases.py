@@ -11,6 +11,7 @@ import os
 import shutil
 import uuid
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -42,6 +43,8 @@ async def create_template(directory: Path) -> str:
     db = create_database(template)
     await migrate.upgrade(db.engine)
     await db.dispose()
+    if SERVER_URL:
+        await _remember_seeded_rows(template)
     return template
 
 
@@ -56,7 +59,7 @@ async def drop_template(template: str) -> None:
 
 
 async def fresh_database(template: str, directory: Path) -> str:
-    """A clean, migrated database for one test."""
+    """A clean, migrated database for one test: what the migrations seeded, nothing else."""
     if not SERVER_URL:
         source = make_url(template).database
         assert source is not None
@@ -67,5 +70,22 @@ async def fresh_database(template: str, directory: Path) -> str:
     tables = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
     async with db.engine.begin() as conn:
         await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        for table in Base.metadata.sorted_tables:
+            if rows := _seeded.get(table.name):
+                await conn.execute(table.insert(), rows)
     await db.dispose()
     return template
+
+
+# Rows the migrations write (number sequences, ...), restored after every truncation.
+_seeded: dict[str, list[dict[str, Any]]] = {}
+
+
+async def _remember_seeded_rows(template: str) -> None:
+    db = create_database(template)
+    async with db.engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            rows = [dict(row._mapping) for row in await conn.execute(table.select())]
+            if rows:
+                _seeded[table.name] = rows
+    await db.dispose()

@@ -81,7 +81,8 @@ async def create_customer(
     contact_row = new_address(contact, number)
     delivery_row = new_address(delivery, number) if delivery else contact_row
     billing_row = new_address(billing, number) if billing else contact_row
-    session.add_all({contact_row, delivery_row, billing_row})
+    # In role order, once each: AdrNr are handed out contact, delivery, billing.
+    session.add_all(dict.fromkeys([contact_row, delivery_row, billing_row]))
     await session.flush()
     customer.contact_address_id = contact_row.id
     customer.delivery_address_id = delivery_row.id
