@@ -49,9 +49,7 @@ def _address_links(obj: Mapping[str, Any], base: str) -> list[Link]:
     return [link(href, "adressen"), link(href, "adressen", "PATCH")]
 
 
-ADDRESS_ENTRY = Shape(
-    {"AdrNr": Field("number"), **ADDRESS.fields, "links": Links(("number",), _address_links)}
-)
+ADDRESS_ENTRY = Shape({"AdrNr": Field("number"), **ADDRESS.fields, "links": Links(("number",), _address_links)})
 
 # The input address record; AdrCheck is input only.
 ADDRESS_INPUT = InputShape(

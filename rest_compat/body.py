@@ -37,8 +37,6 @@ def _charset(parameters: str) -> str:
             except LookupError:
                 charset = ""
             if charset not in _ACCEPTED_CHARSETS:
-                raise ApiError(
-                    "unsupported_media_type", f"charset {value.strip()!r} is not accepted; use UTF-8"
-                )
+                raise ApiError("unsupported_media_type", f"charset {value.strip()!r} is not accepted; use UTF-8")
             return "utf-8" if charset == "ascii" else charset
     return "utf-8"

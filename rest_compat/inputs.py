@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from rest_compat.errors import ApiError
@@ -21,6 +20,7 @@ class In:
     target: str  # GraphQL input field; "" merges the nested record into its parent (GrundDaten)
     kind: type = str
     shape: InputShape | None = None
+    many: bool = False  # a list of records (Positionen, Zahlung)
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,9 @@ class InputShape:
             if name not in body:
                 continue
             value, where = body[name], f"{path}{name}"
-            if entry.shape is not None:
+            if entry.shape is not None and entry.many:
+                out[entry.target] = None if value is None else self._records(value, entry.shape, where)
+            elif entry.shape is not None:
                 if value is None and entry.target:
                     out[entry.target] = None
                     continue
@@ -46,18 +48,37 @@ class InputShape:
                 out[entry.target] = _checked(value, entry.kind, where)
         return out
 
-    @cached_property
-    def rest_paths(self) -> dict[str, str]:
-        """GraphQL input path (contactAddress.postalCode) -> REST path (Adressen.KontaktAdr.OrtPLZ)."""
-        paths: dict[str, str] = {}
+    @staticmethod
+    def _records(value: Any, shape: InputShape, where: str) -> list[dict[str, Any]]:
+        if not isinstance(value, list):
+            raise ApiError.invalid("must be a list", field=where)
+        records = []
+        for index, item in enumerate(value):
+            if not isinstance(item, Mapping):
+                raise ApiError.invalid("must be an object", field=f"{where}.{index}")
+            records.append(shape.to_graphql(item, f"{where}.{index}."))
+        return records
+
+    def rest_path(self, path: str) -> str:
+        """GraphQL input path -> REST path: contactAddress.postalCode -> Adressen.KontaktAdr.OrtPLZ,
+        positions.0.quantity -> Positionen.0.Menge. Unknown parts are kept as they are."""
+        found = self._rest_parts(path.split("."))
+        return ".".join(found) if found is not None else path
+
+    def _rest_parts(self, parts: list[str]) -> list[str] | None:
+        head, rest = parts[0], parts[1:]
         for name, entry in self.fields.items():
-            if entry.target:
-                paths[entry.target] = name
-            if entry.shape is not None:
-                for inner, rest in entry.shape.rest_paths.items():
-                    key = f"{entry.target}.{inner}" if entry.target else inner
-                    paths[key] = f"{name}.{rest}"
-        return paths
+            if not entry.target and entry.shape is not None:
+                inner = entry.shape._rest_parts(parts)
+                if inner is not None:
+                    return [name, *inner]
+            elif entry.target == head:
+                if entry.many and rest and rest[0].isdigit():
+                    name, rest = f"{name}.{rest[0]}", rest[1:]
+                if entry.shape is not None and rest:
+                    return [name, *(entry.shape._rest_parts(rest) or rest)]
+                return [name, *rest]
+        return None
 
 
 def _checked(value: Any, kind: type, where: str) -> Any:
@@ -83,6 +104,6 @@ def raise_payload_errors(
     error = errors[0]
     info = dict(error.get("info") or {})
     if error.get("field"):
-        renames = {**(arguments or {}), **shape.rest_paths}
-        info["field"] = renames.get(error["field"], error["field"])
+        field = error["field"]
+        info["field"] = (arguments or {}).get(field) or shape.rest_path(field)
     raise ApiError(error["code"].lower(), error["message"], info)

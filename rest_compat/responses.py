@@ -41,6 +41,4 @@ class JsonResponse(Response):
     media_type = JSON_CONTENT_TYPE
 
     def __init__(self, body: Any, status_code: int = 200, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(
-            encode_latin1_json(body), status_code, {"Cache-Control": "no-store", **(headers or {})}
-        )
+        super().__init__(encode_latin1_json(body), status_code, {"Cache-Control": "no-store", **(headers or {})})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
-from rest_compat import addresses, articles, customers, log, media
+from rest_compat import addresses, articles, customers, log, media, offers, orders
 
 routes: list[BaseRoute] = [
     Route("/www/artikel", articles.article_list, methods=["GET"]),
@@ -17,5 +17,11 @@ routes: list[BaseRoute] = [
     Route("/www/adressen/{number}", addresses.address_detail, methods=["GET"]),
     Route("/www/adressen/{number}", addresses.address_update, methods=["PATCH"]),
     Route("/www/adressensuche", addresses.address_search, methods=["GET"]),
+    Route("/www/auftrag", orders.order_create, methods=["POST"]),
+    Route("/www/auftrag", orders.order_from_offer, methods=["PUT"]),
+    Route("/www/auftrag/{number}", orders.order_detail, methods=["GET"]),
+    Route("/www/offerte", offers.offer_detail, methods=["GET"]),
+    Route("/www/offerte", offers.offer_create, methods=["POST"]),
+    Route("/www/offerte", offers.offer_update, methods=["PATCH"]),
     Route("/www/log", log.delete_logs, methods=["DELETE"]),
 ]

@@ -23,6 +23,7 @@ class Field:
     omit_null: bool = False  # the specification leaves the field out instead of sending null
     shape: Shape | None = None  # for objects and lists of objects
     arguments: str = ""  # GraphQL arguments of the field, e.g. "limit: $order"
+    null_record: bool = False  # null is sent as the record with every field null (addresses of documents)
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,14 @@ class Links:
     build: Callable[[Mapping[str, Any], str], list[Link]]  # (GraphQL object, base URL) -> links
 
 
-Entry: TypeAlias = Field | Links
+@dataclass(frozen=True)
+class Group:
+    """A REST object that gathers fields of the same GraphQL object (GrundDaten, Adressen)."""
+
+    shape: Shape
+
+
+Entry: TypeAlias = Field | Links | Group
 
 
 @dataclass(frozen=True)
@@ -68,16 +76,21 @@ class Shape:
 
     def selection(self) -> str:
         """The GraphQL selection set, `{ a b { c } }`."""
+        return "{ " + " ".join(self._parts().values()) + " }"
+
+    def _parts(self) -> dict[str, str]:
         parts: dict[str, str] = {}
         for entry in self.fields.values():
-            if isinstance(entry, Links):
+            if isinstance(entry, Group):
+                parts.update(entry.shape._parts())
+            elif isinstance(entry, Links):
                 parts.update((need, need) for need in entry.needs)
             elif entry.shape is not None:
                 arguments = f"({entry.arguments})" if entry.arguments else ""
                 parts[entry.source] = f"{entry.source}{arguments} {entry.shape.selection()}"
             else:
                 parts.setdefault(entry.source, entry.source)
-        return "{ " + " ".join(parts.values()) + " }"
+        return parts
 
     def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -85,9 +98,14 @@ class Shape:
             if isinstance(entry, Links):
                 out[name] = entry.build(obj, base_url)
                 continue
+            if isinstance(entry, Group):
+                out[name] = entry.shape.reshape(obj, base_url)
+                continue
             value = obj[entry.source]
             if value is None:
-                if not entry.omit_null:
+                if entry.null_record and entry.shape is not None:
+                    out[name] = dict.fromkeys(entry.shape.fields)
+                elif not entry.omit_null:
                     out[name] = None
                 continue
             if entry.shape is not None:

@@ -12,6 +12,7 @@ from datasources.database import Database
 from schema.catalogue.loaders import CatalogueLoaders
 from schema.customers.loaders import CustomerLoaders
 from schema.permissions import Principal
+from schema.sales.loaders import SalesLoaders
 
 
 @dataclass
@@ -30,9 +31,11 @@ class Context:
     def customers(self) -> CustomerLoaders:
         return CustomerLoaders(self.db)
 
+    @cached_property
+    def sales(self) -> SalesLoaders:
+        return SalesLoaders(self.db)
+
     @classmethod
     def from_request(cls, request: Request) -> Context:
         state = request.state
-        return cls(
-            db=state.db, user=request.scope.get("user"), request_id=state.request_id, log_dir=state.log_dir
-        )
+        return cls(db=state.db, user=request.scope.get("user"), request_id=state.request_id, log_dir=state.log_dir)

@@ -40,9 +40,7 @@ def _coded(error: GraphQLError, request_id: str) -> GraphQLError:
     return _with(error, "Unexpected error.", {"code": INTERNAL, "request_id": request_id}, keep=False)
 
 
-def _with(
-    error: GraphQLError, message: str, extensions: dict[str, object], keep: bool = True
-) -> GraphQLError:
+def _with(error: GraphQLError, message: str, extensions: dict[str, object], keep: bool = True) -> GraphQLError:
     return GraphQLError(
         message,
         nodes=error.nodes,

@@ -19,9 +19,5 @@ class Executor:
     def __init__(self, schema: strawberry.Schema) -> None:
         self.schema = schema
 
-    async def execute(
-        self, document: str, variables: Mapping[str, Any] | None, context: Context
-    ) -> ExecutionResult:
-        return await self.schema.execute(
-            document, variable_values=dict(variables or {}), context_value=context
-        )
+    async def execute(self, document: str, variables: Mapping[str, Any] | None, context: Context) -> ExecutionResult:
+        return await self.schema.execute(document, variable_values=dict(variables or {}), context_value=context)

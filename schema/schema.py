@@ -22,6 +22,8 @@ from schema.customers.mutations import CustomerMutation
 from schema.customers.queries import CustomerQuery
 from schema.errors import with_codes
 from schema.logs.mutations import LogsMutation
+from schema.sales.mutations import SalesMutation
+from schema.sales.queries import SalesQuery
 from schema.scalars import SCALARS
 from schema.timing import ExecutionTiming
 
@@ -31,8 +33,8 @@ MAX_DEPTH = 10
 MAX_ALIASES = 30
 MAX_TOKENS = 5000
 
-Query = merge_types("Query", (CatalogueQuery, CustomerQuery))
-Mutation = merge_types("Mutation", (CustomerMutation, LogsMutation))
+Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
+Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, LogsMutation))
 
 
 class Schema(strawberry.Schema):
@@ -43,9 +45,7 @@ class Schema(strawberry.Schema):
             result.errors = with_codes(result.errors, getattr(context, "request_id", "-"))
         return result
 
-    def process_errors(
-        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
-    ) -> None:
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
         # Expected errors are answers, not incidents; with_codes logs the unexpected ones once,
         # with the request id.
         return

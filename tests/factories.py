@@ -18,6 +18,7 @@ from datasources.models import (
     Declaration,
     Media,
     PackagingUnit,
+    PaymentCondition,
     Price,
     PriceList,
     Reservation,
@@ -43,8 +44,34 @@ class Factory:
         await self.add(
             Currency(code="CHF", name="Swiss franc", is_leading=True, rounding_step=Decimal("0.05")),
             Currency(code="EUR", name="Euro", rounding_step=Decimal("0.01")),
-            TaxCode(code="N81", designation="Normalsatz", rate=Decimal("8.1"), is_standard=True),
-            TaxCode(code="R26", designation="Reduzierter Satz", rate=Decimal("2.6")),
+            TaxCode(
+                code="N81",
+                designation="Normalsatz",
+                rate=Decimal("8.1"),
+                is_standard=True,
+                turnover_line="200",
+                sales_tax_line="303",
+                input_tax_line="400",
+            ),
+            TaxCode(
+                code="R26",
+                designation="Reduzierter Satz",
+                rate=Decimal("2.6"),
+                turnover_line="200",
+                sales_tax_line="313",
+                input_tax_line="400",
+            ),
+            TaxCode(
+                code="B38",
+                designation="Beherbergung",
+                rate=Decimal("3.8"),
+                turnover_line="200",
+                sales_tax_line="343",
+                input_tax_line="400",
+            ),
+            PaymentCondition(condition_type=1, language="ger", text="30 Tage netto"),
+            PaymentCondition(condition_type=1, language="fre", text="30 jours net"),
+            PaymentCondition(condition_type=2, language="ger", text="10 Tage 2 % Skonto"),
             PriceList(id=1, list_type="STD", name="Standard", is_default=True),
             PriceList(id=2, list_type="WV", name="Wiederverkauf"),
             PriceList(id=3, list_type="BRUTTO", name="Brutto", price_kind="B"),
@@ -67,15 +94,11 @@ class Factory:
             session.add(article)
             await session.flush()
             texts = designations if designations is not None else {"ger": f"Artikel {number}"}
-            session.add_all(
-                ArticleDesignation(article_id=article.id, language=k, text=v) for k, v in texts.items()
-            )
+            session.add_all(ArticleDesignation(article_id=article.id, language=k, text=v) for k, v in texts.items())
             attrs = dict(attributes or {})
             if exposed:
                 attrs.setdefault("RESTWEBSHOP", "1")
-            session.add_all(
-                ArticleAttribute(article_id=article.id, key=k, contents=v) for k, v in attrs.items()
-            )
+            session.add_all(ArticleAttribute(article_id=article.id, key=k, contents=v) for k, v in attrs.items())
             for unit in units:
                 unit.article_id = article.id
                 session.add(unit)
@@ -128,9 +151,7 @@ class Factory:
             )
         ]
         rows += [
-            Reservation(
-                article_id=article.id, warehouse_id=warehouse.id, packaging_unit=unit, quantity=Decimal(q)
-            )
+            Reservation(article_id=article.id, warehouse_id=warehouse.id, packaging_unit=unit, quantity=Decimal(q))
             for q in reserved
         ]
         await self.add(*rows)

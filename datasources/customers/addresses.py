@@ -35,7 +35,7 @@ def _record(row: Row[Any]) -> AddressRecord:
     )
 
 
-def new_address(fields: AddressFields, customer_number: str) -> Address:
+def new_address(fields: AddressFields, customer_number: str | None) -> Address:
     return Address(customer_number=customer_number, **dataclasses.asdict(fields))
 
 

@@ -122,9 +122,7 @@ async def customer_by_number(session: AsyncSession, number: str) -> CustomerReco
     return None if row is None else CustomerRecord(**row._mapping)
 
 
-async def customer_attributes(
-    session: AsyncSession, numbers: Sequence[str]
-) -> dict[str, list[tuple[str, str]]]:
+async def customer_attributes(session: AsyncSession, numbers: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
     stmt = (
         select(CustomerAttribute.customer_number, CustomerAttribute.key, CustomerAttribute.contents)
         .where(CustomerAttribute.customer_number.in_(numbers))

@@ -54,9 +54,7 @@ def check_swiss_locality(postal_code: str, place_name: str) -> str:
     """
     code = postal_code.strip()
     if not (len(code) == 4 and code.isascii() and code.isdigit()):
-        raise InvalidInput(
-            f"{postal_code!r} is not a Swiss postal code: it must be 4 digits", field="postal_code"
-        )
+        raise InvalidInput(f"{postal_code!r} is not a Swiss postal code: it must be 4 digits", field="postal_code")
     directory = _directory()
     # The directory lists the cities with delivery districts under their collective code only (8000
     # Zürich, 3000 Bern, 1200 Genève): a district code such as 8001 is checked against its city.

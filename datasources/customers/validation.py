@@ -69,9 +69,7 @@ def validate_address(values: Mapping[str, Any], *, prefix: str = "") -> AddressF
     text = {name: _text(values, name, prefix, ADDRESS_LENGTHS.get(name)) for name in ADDRESS_TEXT_FIELDS}
     salutation = values["salutation"]
     if salutation not in (0, 1, 2) or isinstance(salutation, bool):
-        raise InvalidInput(
-            "must be 0 (company or general), 1 (Mr) or 2 (Ms)", field=_path(prefix, "salutation")
-        )
+        raise InvalidInput("must be 0 (company or general), 1 (Mr) or 2 (Ms)", field=_path(prefix, "salutation"))
     if text["company"] is None and text["last_name"] is None:
         raise InvalidInput("a company name or a last name is required", field=_path(prefix, "last_name"))
     if text["email"] is not None and not _EMAIL.fullmatch(text["email"]):
@@ -125,7 +123,5 @@ def _payment_methods(value: Any) -> str | None:
         return None
     codes = [code.strip().upper() for code in str(value).split(",") if code.strip()]
     if not codes or any(code not in PAYMENT_METHODS for code in codes):
-        raise InvalidInput(
-            "is a comma-separated list of K (credit card) and R (invoice)", field="payment_methods"
-        )
+        raise InvalidInput("is a comma-separated list of K (credit card) and R (invoice)", field="payment_methods")
     return ",".join(dict.fromkeys(codes))

@@ -34,9 +34,7 @@ _NAMES = {
 # Shuffled blocks rather than independent draws, so that even a few customers cover every case.
 _LANGUAGES = ("ger",) * 10 + ("fre",) * 5 + ("ita",) * 3 + ("eng",) * 2
 _CURRENCIES = ("CHF",) * 4 + ("EUR",)
-_PRICE_LIST_TYPES = (
-    (DEFAULT_LIST.list_type,) * 4 + (RESELLER_LIST.list_type,) * 3 + (GROSS_LIST.list_type, None, None)
-)
+_PRICE_LIST_TYPES = (DEFAULT_LIST.list_type,) * 4 + (RESELLER_LIST.list_type,) * 3 + (GROSS_LIST.list_type, None, None)
 
 
 def add_customers(rng: random.Random, batch: Batch, count: int) -> list[Row]:
@@ -59,6 +57,7 @@ def add_customers(rng: random.Random, batch: Batch, count: int) -> list[Row]:
                 "payment_type": rng.choice(("L", "B")),
                 "credit_limit": rng.choice((0, 5000, 20000)),
                 "payment_methods": rng.choice(("K", "R", "K,R", None)),
+                "payment_condition": rng.choice((1, 2, 3, None)),
                 "created_at": BASE_TIME,
             },
         )

@@ -66,9 +66,7 @@ async def _link_customers(conn: AsyncConnection, standard_addresses: list[dict[s
         await conn.execute(stmt, standard_addresses)
     # Customer numbers handed out later continue after the demo's.
     last = FIRST_CUSTOMER_NUMBER + len(standard_addresses) - 1
-    await conn.execute(
-        update(NumberSequence).where(NumberSequence.name == "customer").values(last_value=last)
-    )
+    await conn.execute(update(NumberSequence).where(NumberSequence.name == "customer").values(last_value=last))
 
 
 async def _insert(conn: AsyncConnection, batch: Batch) -> None:

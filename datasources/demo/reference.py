@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from datasources.demo.rows import Batch
-from datasources.models import Currency, PriceList, TaxCode, Warehouse
+from datasources.models import Currency, PaymentCondition, PriceList, TaxCode, Warehouse
 
 LEADING_CURRENCY = "CHF"
 ROUNDING_STEPS = {"CHF": Decimal("0.05"), "EUR": Decimal("0.01"), "USD": Decimal("0.01")}
@@ -19,6 +19,7 @@ _TAX_NAMES = {
     REDUCED_TAX: "Reduzierter Satz 2.6 %",
     ACCOMMODATION_TAX: "Sondersatz Beherbergung 3.8 %",
 }
+_TAX_FORM_LINES = {STANDARD_TAX: "303", REDUCED_TAX: "313", ACCOMMODATION_TAX: "343"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,19 @@ WAREHOUSES = (
 MAIN_WAREHOUSE = WAREHOUSES[0]
 
 
+# KundBedTyp -> KundBedBez per language.
+PAYMENT_CONDITIONS = {
+    1: {"ger": "30 Tage netto", "fre": "30 jours net", "ita": "30 giorni netto", "eng": "30 days net"},
+    2: {
+        "ger": "10 Tage 2 % Skonto",
+        "fre": "10 jours 2 % d'escompte",
+        "ita": "10 giorni 2 % di sconto",
+        "eng": "10 days 2 % discount",
+    },
+    3: {"ger": "Vorauskasse", "fre": "Paiement anticipé", "ita": "Pagamento anticipato", "eng": "Prepayment"},
+}
+
+
 def add_reference_data(batch: Batch) -> None:
     for code, step in ROUNDING_STEPS.items():
         batch.add(
@@ -73,8 +87,15 @@ def add_reference_data(batch: Batch) -> None:
                 "rate": rate,
                 "tax_class": "C",
                 "is_standard": code == STANDARD_TAX,
+                # Lines of the Swiss VAT form: turnover 200, tax per rate, input tax 400.
+                "turnover_line": "200",
+                "sales_tax_line": _TAX_FORM_LINES[code],
+                "input_tax_line": "400",
             },
         )
+    for condition_type, texts in PAYMENT_CONDITIONS.items():
+        for language, text in texts.items():
+            batch.add(PaymentCondition, {"condition_type": condition_type, "language": language, "text": text})
     for price_list in PRICE_LISTS:
         batch.add(
             PriceList,

@@ -38,9 +38,7 @@ PRODUCTS = (
         ("Kombizange", "Pince universelle", "Pinza universale", "Pliers"),
         ("160 mm", "200 mm"),
     ),
-    Product(
-        "WERKZEUG", "Stk", ("Fuchsschwanzsäge", "Scie égoïne", "Sega a mano", "Handsaw"), ("400 mm", "550 mm")
-    ),
+    Product("WERKZEUG", "Stk", ("Fuchsschwanzsäge", "Scie égoïne", "Sega a mano", "Handsaw"), ("400 mm", "550 mm")),
     Product(
         "WERKZEUG",
         "Stk",
@@ -68,25 +66,17 @@ PRODUCTS = (
         ("20 mm", "25 mm"),
     ),
     Product("BUERO", "Stk", ("Ordner", "Classeur", "Raccoglitore", "Binder"), ("A4 5 cm", "A4 7 cm")),
-    Product(
-        "BUERO", "Stk", ("Kugelschreiber", "Stylo à bille", "Penna a sfera", "Ballpoint pen"), ("M", "F")
-    ),
+    Product("BUERO", "Stk", ("Kugelschreiber", "Stylo à bille", "Penna a sfera", "Ballpoint pen"), ("M", "F")),
     Product("BUERO", "Stk", ("Notizblock", "Bloc-notes", "Blocco note", "Notepad"), ("A5", "A6")),
-    Product(
-        "BUERO", "Stk", ("Bürostuhl", "Chaise de bureau", "Sedia da ufficio", "Office chair"), ("Modell 2",)
-    ),
+    Product("BUERO", "Stk", ("Bürostuhl", "Chaise de bureau", "Sedia da ufficio", "Office chair"), ("Modell 2",)),
     Product(
         "ELEKTRO",
         "m",
         ("Installationskabel", "Câble d'installation", "Cavo d'installazione", "Cable"),
         ("3x1.5 mm²", "5x2.5 mm²"),
     ),
-    Product(
-        "ELEKTRO", "Stk", ("LED-Lampe", "Ampoule LED", "Lampadina LED", "LED bulb"), ("E27 9 W", "E14 5 W")
-    ),
-    Product(
-        "ELEKTRO", "Stk", ("Verlängerungskabel", "Rallonge", "Prolunga", "Extension lead"), ("5 m", "10 m")
-    ),
+    Product("ELEKTRO", "Stk", ("LED-Lampe", "Ampoule LED", "Lampadina LED", "LED bulb"), ("E27 9 W", "E14 5 W")),
+    Product("ELEKTRO", "Stk", ("Verlängerungskabel", "Rallonge", "Prolunga", "Extension lead"), ("5 m", "10 m")),
     Product("REINIGUNG", "l", ("Reinigungsmittel", "Détergent", "Detergente", "Cleaning agent"), ("Zitrus",)),
     Product("REINIGUNG", "l", ("Entkalker", "Détartrant", "Decalcificante", "Descaler"), ("Konzentrat",)),
     Product("REINIGUNG", "l", ("Flüssigseife", "Savon liquide", "Sapone liquido", "Liquid soap"), ("Aloe",)),

@@ -16,6 +16,13 @@ from datasources.models.catalogue import (
 )
 from datasources.models.company import CompanyAttribute, NumberSequence, OutboxEvent
 from datasources.models.customers import Address, Customer, CustomerAddress, CustomerAttribute
+from datasources.models.sales import (
+    DocumentPayment,
+    DocumentPosition,
+    IdempotentRequest,
+    PaymentCondition,
+    SalesDocument,
+)
 from datasources.models.users import ApiUser
 
 __all__ = [
@@ -31,13 +38,18 @@ __all__ = [
     "CustomerAddress",
     "CustomerAttribute",
     "Declaration",
+    "DocumentPayment",
+    "DocumentPosition",
+    "IdempotentRequest",
     "Media",
     "NumberSequence",
     "OutboxEvent",
     "PackagingUnit",
+    "PaymentCondition",
     "Price",
     "PriceList",
     "Reservation",
+    "SalesDocument",
     "Stock",
     "TaxCode",
     "Warehouse",

@@ -37,8 +37,12 @@ class TaxCode(Base):
     code: Mapped[str] = mapped_column(String(6), primary_key=True)
     designation: Mapped[str] = mapped_column(String(60))
     rate: Mapped[Decimal] = mapped_column()
-    tax_class: Mapped[str] = mapped_column(String(1), default="C")
+    tax_class: Mapped[str] = mapped_column(String(1), default="C")  # D German, C Swiss, X other form
     is_standard: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Lines of the tax form: turnover, sales tax, input tax (PosUSTUZiffer, PosUSTSZiffer, PosVSTSZiffer).
+    turnover_line: Mapped[str | None] = mapped_column(String(6))
+    sales_tax_line: Mapped[str | None] = mapped_column(String(6))
+    input_tax_line: Mapped[str | None] = mapped_column(String(6))
     __table_args__ = (
         Index(
             "uq_tax_code_standard",

@@ -52,6 +52,9 @@ class Customer(Base):
     credit_limit: Mapped[int] = mapped_column(default=0, server_default="0")  # KreditLimit; 0 = blocked
     payment_methods: Mapped[str | None] = mapped_column(String(20))  # ZahlungsMethode: K, R
     industry: Mapped[str | None] = mapped_column(String(12))  # BrancheID
+    tax_code: Mapped[str | None] = mapped_column(ForeignKey("tax_code.code"))  # WUSTCode: tax treatment
+    cost_unit: Mapped[str | None] = mapped_column(String(6))  # KTNr
+    payment_condition: Mapped[int | None] = mapped_column()  # KundBedTyp
     contact_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id", use_alter=True))
     delivery_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id", use_alter=True))
     billing_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id", use_alter=True))

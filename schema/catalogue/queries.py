@@ -39,9 +39,7 @@ class CatalogueQuery:
         if offset < 0:
             raise InvalidInput("offset cannot be negative", field="offset")
         async with info.context.db.reader() as session:
-            view = await resolve_view(
-                session, language=language, currency=currency, customer_number=customer_number
-            )
+            view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
             query = ArticleQuery(
                 language=view.language,
                 filter=filter.to_filter() if filter else articles.ArticleFilter(),
@@ -65,9 +63,7 @@ class CatalogueQuery:
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> Article | None:
         async with info.context.db.reader() as session:
-            view = await resolve_view(
-                session, language=language, currency=currency, customer_number=customer_number
-            )
+            view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
             record = await articles.article_by_number(session, number)
         return None if record is None else Article.of(record, view)
 
@@ -76,8 +72,6 @@ class CatalogueQuery:
         "one of the record's formats; without it, the image where there is one, else the text.",
         permission_classes=[CanReadCatalogue],
     )
-    async def media_content(
-        self, info: strawberry.Info[Context], id: int, kind: str | None = None
-    ) -> MediaContent:
+    async def media_content(self, info: strawberry.Info[Context], id: int, kind: str | None = None) -> MediaContent:
         async with info.context.db.reader() as session:
             return MediaContent.of(await media.media_file(session, id, kind))

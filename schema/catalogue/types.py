@@ -156,9 +156,7 @@ class MediaContent:
 
     @classmethod
     def of(cls, record: MediaFile) -> MediaContent:
-        return cls(
-            file_name=record.file_name, content_type=record.content_type, content=Base64(record.content)
-        )
+        return cls(file_name=record.file_name, content_type=record.content_type, content=Base64(record.content))
 
 
 @strawberry.type(description="A packaging unit (Verpackungen entry, VPE) with its own prices and stock.")
@@ -206,9 +204,7 @@ class Article:
     status: int = strawberry.field(description="ArtikelStatus: 1 active.")
     unit: str = strawberry.field(description="Einheit.")
     colour: str | None = strawberry.field(description="Farbe: colour marker #rrggbb.")
-    tax_rate: float | None = strawberry.field(
-        description="WUSTSatz: the article's rate, else the standard rate."
-    )
+    tax_rate: float | None = strawberry.field(description="WUSTSatz: the article's rate, else the standard rate.")
     group: str | None = strawberry.field(description="ArtGruppe.")
     article_class: str | None = strawberry.field(description="ArtKlasse.")
     procurement_type: str | None = strawberry.field(description="BeschaffungsArt.")
@@ -247,9 +243,7 @@ class Article:
     async def attributes(self, info: strawberry.Info[Context]) -> list[Attribute]:
         return [Attribute.of(a) for a in await info.context.catalogue.attributes.load(self.record.id)]
 
-    @strawberry.field(
-        description="HatVPE: the article has packaging units (then prices and stock are theirs)."
-    )
+    @strawberry.field(description="HatVPE: the article has packaging units (then prices and stock are theirs).")
     async def has_packaging_units(self, info: strawberry.Info[Context]) -> bool:
         return (await info.context.catalogue.packaging.load(self.record.id)).has_units
 

@@ -37,8 +37,7 @@ class AddressInput:
     postal_code: str | None = strawberry.field(default=UNSET, description="OrtPLZ, up to 10. Required.")
     check: int | None = strawberry.field(
         default=UNSET,
-        description="AdrCheck: 1 checks and corrects a Swiss place against its postal code; "
-        "default 1 for CH, else 0.",
+        description="AdrCheck: 1 checks and corrects a Swiss place against its postal code; default 1 for CH, else 0.",
     )
 
 
@@ -57,15 +56,11 @@ class CustomerCreateInput:
     comment: str | None = strawberry.field(default=UNSET, description="Kommentar, up to 255.")
     tax_number: str | None = strawberry.field(default=UNSET, description="SteuerNummer, up to 20.")
     company_url: str | None = strawberry.field(default=UNSET, description="FirmenURL, up to 20.")
-    credit_limit: int | None = strawberry.field(
-        default=UNSET, description="KreditLimit; 0 (default) = blocked."
-    )
+    credit_limit: int | None = strawberry.field(default=UNSET, description="KreditLimit; 0 (default) = blocked.")
     payment_methods: str | None = strawberry.field(
         default=UNSET, description="ZahlungsMethode: comma-separated K (credit card), R (invoice)."
     )
-    contact_address: AddressInput | None = strawberry.field(
-        default=UNSET, description="KontaktAdr. Required."
-    )
+    contact_address: AddressInput | None = strawberry.field(default=UNSET, description="KontaktAdr. Required.")
     delivery_address: AddressInput | None = strawberry.field(
         default=UNSET, description="LiefAdr; default the contact address."
     )

@@ -32,17 +32,13 @@ class AddressSearchInput:
 
 @strawberry.type
 class CustomerQuery:
-    @strawberry.field(
-        description="A customer by DebiNr; null when there is none.", permission_classes=[IsShop]
-    )
+    @strawberry.field(description="A customer by DebiNr; null when there is none.", permission_classes=[IsShop])
     async def customer(self, info: strawberry.Info[Context], number: str) -> Customer | None:
         async with info.context.db.reader() as session:
             record = await customers.customer_by_number(session, number)
         return None if record is None else Customer.of(record)
 
-    @strawberry.field(
-        description="An address by AdrNr; null when there is none.", permission_classes=[IsShop]
-    )
+    @strawberry.field(description="An address by AdrNr; null when there is none.", permission_classes=[IsShop])
     async def address(self, info: strawberry.Info[Context], number: int) -> Address | None:
         record = await info.context.customers.address.load(number)
         return None if record is None else Address.of(record)
@@ -52,9 +48,7 @@ class CustomerQuery:
         "a not_found error, several a conflict error with info.count.",
         permission_classes=[IsShop],
     )
-    async def address_search(
-        self, info: strawberry.Info[Context], by: AddressSearchInput
-    ) -> AddressSearchResult:
+    async def address_search(self, info: strawberry.Info[Context], by: AddressSearchInput) -> AddressSearchResult:
         criteria = {name: value for name, value in given(by).items() if value is not None}
         async with info.context.db.reader() as session:
             return AddressSearchResult.of(await addresses.search_customer(session, criteria))

@@ -9,8 +9,10 @@ import strawberry
 
 from datasources.customers.records import AddressRecord, CustomerRecord, Role, SearchMatch
 from datasources.customers.salutations import salutation_text
+from datasources.sales import documents
 from schema.catalogue.types import Attribute
 from schema.context import Context
+from schema.scalars import UtcDateTime
 
 
 @strawberry.type(description="An address record (Adresse).")
@@ -36,9 +38,7 @@ class Address:
 
     @classmethod
     def of(cls, record: AddressRecord) -> Address:
-        return cls(
-            number=record.id, customer_number=record.customer_number, **dataclasses.asdict(record.fields)
-        )
+        return cls(number=record.id, customer_number=record.customer_number, **dataclasses.asdict(record.fields))
 
     @strawberry.field(description="AdrAnredeText: the salutation in the address's language; null for 0.")
     def salutation_text(self) -> str | None:
@@ -63,7 +63,7 @@ class PlanStatus(Enum):
 class CustomerOrder:
     number: str = strawberry.field(description="AuftNr.")
     plan_status: PlanStatus = strawberry.field(description="PlanStatus.")
-    captured_at: str = strawberry.field(description="AuftErf: when the order was captured (ISO 8601 UTC).")
+    captured_at: UtcDateTime = strawberry.field(description="AuftErf: when the order was captured.")
 
 
 @strawberry.type(description="A customer (Kunde, DebiNr).")
@@ -77,9 +77,7 @@ class Customer:
     payment_methods: str | None = strawberry.field(description="ZahlungsMethode: K credit card, R invoice.")
     comment: str | None = strawberry.field(description="Kommentar.")
     credit_limit: int = strawberry.field(description="KreditLimit; 0 = blocked.")
-    contact_address_id: int | None = strawberry.field(
-        description="KundKontakt: the standard contact address."
-    )
+    contact_address_id: int | None = strawberry.field(description="KundKontakt: the standard contact address.")
     delivery_address_id: int | None = strawberry.field(description="KundLief: the standard delivery address.")
     billing_address_id: int | None = strawberry.field(description="KundRech: the standard billing address.")
 
@@ -108,11 +106,17 @@ class Customer:
         )
 
     @strawberry.field(
-        description="Auftrag: the customer's last `limit` orders, newest first, optionally only those in "
-        "`status`. Orders are stored once the order endpoints exist; until then the list is empty."
+        description="Auftrag: the customer's last `limit` orders, newest first, optionally only those in `status`."
     )
-    def orders(self, limit: int = 0, status: PlanStatus | None = None) -> list[CustomerOrder]:
-        return []
+    async def orders(
+        self, info: strawberry.Info[Context], limit: int = 0, status: PlanStatus | None = None
+    ) -> list[CustomerOrder]:
+        async with info.context.db.reader() as session:
+            records = await documents.orders_of_customer(session, self.number, limit, status.value if status else None)
+        return [
+            CustomerOrder(number=r.number, plan_status=PlanStatus(r.status), captured_at=UtcDateTime(r.captured_at))
+            for r in records
+        ]
 
 
 @strawberry.type(description="The one customer an address search identified (AdressenSuche).")

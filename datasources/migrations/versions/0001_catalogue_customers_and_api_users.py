@@ -232,9 +232,7 @@ def upgrade() -> None:
             ["article_id"], ["article.id"], name=op.f("fk_price_article_id_article"), ondelete="CASCADE"
         ),
         sa.ForeignKeyConstraint(["currency"], ["currency.code"], name=op.f("fk_price_currency_currency")),
-        sa.ForeignKeyConstraint(
-            ["price_list_id"], ["price_list.id"], name=op.f("fk_price_price_list_id_price_list")
-        ),
+        sa.ForeignKeyConstraint(["price_list_id"], ["price_list.id"], name=op.f("fk_price_price_list_id_price_list")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_price")),
     )
     with op.batch_alter_table("price", schema=None) as batch_op:
@@ -250,9 +248,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["article_id"], ["article.id"], name=op.f("fk_reservation_article_id_article"), ondelete="CASCADE"
         ),
-        sa.ForeignKeyConstraint(
-            ["warehouse_id"], ["warehouse.id"], name=op.f("fk_reservation_warehouse_id_warehouse")
-        ),
+        sa.ForeignKeyConstraint(["warehouse_id"], ["warehouse.id"], name=op.f("fk_reservation_warehouse_id_warehouse")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_reservation")),
     )
     with op.batch_alter_table("reservation", schema=None) as batch_op:
@@ -269,9 +265,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["article_id"], ["article.id"], name=op.f("fk_stock_article_id_article"), ondelete="CASCADE"
         ),
-        sa.ForeignKeyConstraint(
-            ["warehouse_id"], ["warehouse.id"], name=op.f("fk_stock_warehouse_id_warehouse")
-        ),
+        sa.ForeignKeyConstraint(["warehouse_id"], ["warehouse.id"], name=op.f("fk_stock_warehouse_id_warehouse")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_stock")),
         sa.UniqueConstraint(
             "article_id", "warehouse_id", "packaging_unit", "stock_range", name=op.f("uq_stock_article_id")

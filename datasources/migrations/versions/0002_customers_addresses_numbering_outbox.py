@@ -86,9 +86,7 @@ def upgrade() -> None:
         sa.Column("customer_number", sa.String(length=8), nullable=False),
         sa.Column("role", sa.String(length=12), nullable=False),
         sa.Column("address_id", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["address_id"], ["address.id"], name=op.f("fk_customer_address_address_id_address")
-        ),
+        sa.ForeignKeyConstraint(["address_id"], ["address.id"], name=op.f("fk_customer_address_address_id_address")),
         sa.ForeignKeyConstraint(
             ["customer_number"],
             ["customer.number"],

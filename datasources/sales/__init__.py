@@ -1,0 +1,1 @@
+"""Offers and orders: pricing, taxes, numbering, conversion."""

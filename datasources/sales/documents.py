@@ -1,0 +1,217 @@
+"""Creating and reading sales documents (offers and orders)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources import events
+from datasources.catalogue.view import CatalogueView, resolve_view
+from datasources.customers.addresses import new_address
+from datasources.customers.validation import validate_address
+from datasources.errors import NotFound
+from datasources.models import Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
+from datasources.numbering import next_number
+from datasources.sales import taxes
+from datasources.sales.pricing import price_positions
+from datasources.sales.records import (
+    NEW_ORDER_STATUS,
+    OFFER,
+    OFFER_STATUS,
+    ORDER,
+    DocumentRecord,
+    Header,
+    PaymentInput,
+    PaymentRecord,
+    PositionRecord,
+    PricedPosition,
+)
+from datasources.sales.validation import validate_header, validate_payments, validate_positions
+
+ADDRESS_ROLES = ("contact_address", "delivery_address", "billing_address")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DocumentInput:
+    """Everything a new document is made of, validated."""
+
+    header: Header
+    positions: list[Any]
+    payments: list[PaymentInput]
+    addresses: dict[str, Any]
+
+    @classmethod
+    def validate(
+        cls,
+        header: Mapping[str, Any],
+        positions: Sequence[Mapping[str, Any]] | None,
+        payments: Sequence[Mapping[str, Any]] | None,
+        addresses: Mapping[str, Mapping[str, Any] | None],
+    ) -> DocumentInput:
+        return cls(
+            header=validate_header(header),
+            positions=validate_positions(positions),
+            payments=validate_payments(payments),
+            addresses={
+                role: validate_address(values, prefix=f"addresses.{role}")
+                for role, values in addresses.items()
+                if values is not None
+            },
+        )
+
+
+async def locked_customer(session: AsyncSession, number: str, *, field: str = "customer_number") -> Customer:
+    """The customer, locked for this transaction so that its documents are created one at a time."""
+    customer = await session.get(Customer, number, with_for_update=True)
+    if customer is None:
+        raise NotFound(f"customer {number!r} does not exist", field=field)
+    return customer
+
+
+async def document_view(session: AsyncSession, currency: str | None, customer: Customer | None) -> CatalogueView:
+    """Language, currency and price-list chain for pricing a document."""
+    return await resolve_view(session, currency=currency, customer_number=customer.number if customer else None)
+
+
+async def create_document(session: AsyncSession, kind: str, data: DocumentInput, *, user: str) -> SalesDocument:
+    customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
+    view = await document_view(session, data.header.currency, customer)
+    priced = await price_positions(session, data.positions, view)
+    number = await next_number(session, kind, SalesDocument.number)
+    header = dataclasses.asdict(data.header)
+    document = SalesDocument(
+        kind=kind,
+        number=number,
+        status=OFFER_STATUS if kind == OFFER else NEW_ORDER_STATUS,
+        created_by=user,
+        **{**header, "currency": view.currency},
+        tax_code=customer.tax_code if customer else None,
+        price_list_id=view.price_list_ids[0] if view.price_list_ids else None,
+    )
+    if customer is not None and document.payment_condition is None:
+        document.payment_condition = customer.payment_condition
+    session.add(document)
+    await session.flush()
+    await set_addresses(session, document, data.addresses, customer)
+    add_positions(session, document, priced, first_number=1)
+    add_payments(session, document, data.payments)
+    await session.flush()
+    await update_totals(session, document)
+    if kind == ORDER:
+        await events.record(session, events.ORDER_EVENT, user, AuftNr=number, KundNr=document.customer_number or "")
+    return document
+
+
+async def set_addresses(
+    session: AsyncSession, document: SalesDocument, given: Mapping[str, Any], customer: Customer | None
+) -> None:
+    """Given records replace the customer's standard addresses for this document only."""
+    for role in ADDRESS_ROLES:
+        fields = given.get(role)
+        if fields is not None:
+            row = new_address(fields, document.customer_number)
+            session.add(row)
+            await session.flush()
+            setattr(document, f"{role}_id", row.id)
+        elif customer is not None and getattr(document, f"{role}_id") is None:
+            setattr(document, f"{role}_id", getattr(customer, f"{role}_id"))
+
+
+def add_positions(
+    session: AsyncSession, document: SalesDocument, priced: Sequence[PricedPosition], first_number: int
+) -> None:
+    for number, position in enumerate(priced, start=first_number):
+        session.add(DocumentPosition(document_id=document.id, position_number=number, **dataclasses.asdict(position)))
+
+
+def add_payments(session: AsyncSession, document: SalesDocument, payments: Sequence[PaymentInput]) -> None:
+    for number, payment in enumerate(payments, start=1):
+        session.add(
+            DocumentPayment(
+                document_id=document.id,
+                key=f"Z{number}",
+                designation=payment.designation,
+                value=payment.value,
+            )
+        )
+
+
+async def update_totals(session: AsyncSession, document: SalesDocument) -> None:
+    rows = list(await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == document.id)))
+    lines = await taxes.recapitulation(session, rows, document.currency)
+    document.net_total, document.tax_total, document.gross_total = await taxes.totals(
+        session, rows, lines, document.currency
+    )
+
+
+_DOCUMENT_COLUMNS = [column for column in SalesDocument.__table__.columns if column.key != "created_by"]
+
+
+async def document_by_number(session: AsyncSession, kind: str, number: str) -> DocumentRecord | None:
+    stmt = select(*_DOCUMENT_COLUMNS).where(SalesDocument.kind == kind, SalesDocument.number == number)
+    row = (await session.execute(stmt)).one_or_none()
+    return None if row is None else DocumentRecord(**row._mapping)
+
+
+async def orders_of_customer(
+    session: AsyncSession, customer_number: str, limit: int, status: str | None
+) -> list[DocumentRecord]:
+    """The customer's last `limit` orders, newest first."""
+    if limit <= 0:
+        return []
+    stmt = select(*_DOCUMENT_COLUMNS).where(
+        SalesDocument.kind == ORDER, SalesDocument.customer_number == customer_number
+    )
+    if status is not None:
+        stmt = stmt.where(SalesDocument.status == status)
+    stmt = stmt.order_by(SalesDocument.captured_at.desc(), SalesDocument.id.desc()).limit(limit)
+    return [DocumentRecord(**row._mapping) for row in await session.execute(stmt)]
+
+
+_POSITION_FIELDS = [f.name for f in dataclasses.fields(PositionRecord)]
+
+
+async def positions_by_document(session: AsyncSession, ids: Sequence[int]) -> dict[int, list[PositionRecord]]:
+    columns = [getattr(DocumentPosition, name) for name in _POSITION_FIELDS]
+    stmt = (
+        select(DocumentPosition.document_id, *columns)
+        .where(DocumentPosition.document_id.in_(ids))
+        .order_by(DocumentPosition.document_id, DocumentPosition.position_number)
+    )
+    result: dict[int, list[PositionRecord]] = defaultdict(list)
+    for row in await session.execute(stmt):
+        result[row.document_id].append(PositionRecord(**{name: getattr(row, name) for name in _POSITION_FIELDS}))
+    return result
+
+
+async def payments_by_document(session: AsyncSession, ids: Sequence[int]) -> dict[int, list[PaymentRecord]]:
+    stmt = (
+        select(
+            DocumentPayment.document_id,
+            DocumentPayment.key,
+            DocumentPayment.designation,
+            DocumentPayment.value,
+        )
+        .where(DocumentPayment.document_id.in_(ids))
+        .order_by(DocumentPayment.document_id, DocumentPayment.id)
+    )
+    result: dict[int, list[PaymentRecord]] = defaultdict(list)
+    for row in await session.execute(stmt):
+        result[row.document_id].append(PaymentRecord(row.key, row.designation, row.value))
+    return result
+
+
+async def payment_condition_text(session: AsyncSession, condition_type: int, language: str) -> str | None:
+    """KundBedBez in the language, else in German."""
+    rows = await session.execute(
+        select(PaymentCondition.language, PaymentCondition.text).where(
+            PaymentCondition.condition_type == condition_type, PaymentCondition.language.in_({language, "ger"})
+        )
+    )
+    texts = dict(rows.tuples().all())
+    return texts.get(language, texts.get("ger"))

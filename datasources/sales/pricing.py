@@ -1,0 +1,155 @@
+"""Pricing positions the way the ERP does when the shop sends no price.
+
+The customer's price list falls back to the default (the catalogue's chain); the tier is the one for
+the ordered quantity, counted in the packaging unit; a gross list's price is turned into net with the
+position's tax rate. Amounts are rounded per position to cents, unit prices to four places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources.catalogue import details, pricing
+from datasources.catalogue.articles import is_exposed
+from datasources.catalogue.records import PackagingUnitRecord, PriceTier
+from datasources.catalogue.view import CatalogueView
+from datasources.errors import Unprocessable
+from datasources.models import Article, TaxCode
+from datasources.sales.money import cents, unit_price
+from datasources.sales.records import PositionInput, PricedPosition
+
+HUNDRED = Decimal(100)
+
+
+@dataclass(frozen=True, slots=True)
+class _Article:
+    id: int
+    number: str
+    tax_code: str
+    tax_rate: Decimal
+
+
+async def price_positions(
+    session: AsyncSession,
+    positions: Sequence[PositionInput],
+    view: CatalogueView,
+    *,
+    indexes: Sequence[int] | None = None,
+) -> list[PricedPosition]:
+    """Prices every position; `indexes` are their places in the request, for error fields
+    (positions.N.*), by default 0, 1, 2, ..."""
+    articles = await _articles(session, {p.article_number for p in positions})
+    ids = [a.id for a in articles.values()]
+    packaging = await details.packaging(session, ids)
+    prices = await pricing.prices_by_article(session, ids, view)
+    texts = await details.designations(session, ids, view.language)
+    priced = []
+    for index, position in zip(indexes or range(len(positions)), positions, strict=True):
+        article = articles.get(position.article_number)
+        if article is None:
+            raise Unprocessable(
+                f"article {position.article_number!r} does not exist or is not offered",
+                field=f"positions.{index}.article_number",
+                info={"position": index + 1},
+            )
+        unit = _unit(position, packaging[article.id].visible, index)
+        tiers = prices.get((article.id, unit.code if unit else None), [])
+        priced.append(_priced(position, article, unit, tiers, texts.get(article.id), index))
+    return priced
+
+
+async def _articles(session: AsyncSession, numbers: set[str]) -> dict[str, _Article]:
+    standard = select(TaxCode.code).where(TaxCode.is_standard).scalar_subquery()
+    code = func.coalesce(Article.tax_code, standard)
+    stmt = (
+        select(Article.id, Article.number, code.label("tax_code"), TaxCode.rate)
+        .join(TaxCode, TaxCode.code == code)
+        .where(Article.number.in_(numbers), is_exposed())
+    )
+    return {row.number: _Article(row.id, row.number, row.tax_code, row.rate) for row in await session.execute(stmt)}
+
+
+def _unit(position: PositionInput, units: Sequence[PackagingUnitRecord], index: int) -> PackagingUnitRecord | None:
+    """The packaging unit ordered in: the one named, else the article's unit of factor 1, else none."""
+    if position.packaging_unit is not None:
+        wanted = position.packaging_unit.strip().upper()
+        unit = next((u for u in units if u.code.upper() == wanted), None)
+        if unit is None:
+            raise Unprocessable(
+                f"packaging unit {position.packaging_unit!r} is not offered for {position.article_number}",
+                field=f"positions.{index}.packaging_unit",
+                info={"position": index + 1},
+            )
+    else:
+        unit = next((u for u in units if u.factor == 1), None)
+    if unit is not None and (position.quantity / unit.factor) % 1 != 0:
+        raise Unprocessable(
+            f"the quantity must be a multiple of {unit.factor.normalize()} ({unit.code})",
+            field=f"positions.{index}.quantity",
+            info={"position": index + 1},
+        )
+    return unit
+
+
+def _priced(
+    position: PositionInput,
+    article: _Article,
+    unit: PackagingUnitRecord | None,
+    tiers: Sequence[PriceTier],
+    designation: str | None,
+    index: int,
+) -> PricedPosition:
+    factor = unit.factor if unit else Decimal(1)
+    packaging_quantity = position.quantity / factor
+    gross = False
+    if position.price is not None:
+        packaging_price = position.price * factor  # a given Preis is net, per base unit
+    else:
+        tier = _tier(tiers, packaging_quantity)
+        if tier is None:
+            raise Unprocessable(
+                f"article {article.number} has no price in the customer's price list; send Preis",
+                field=f"positions.{index}.price",
+                info={"position": index + 1},
+            )
+        packaging_price, gross = tier.amount, tier.price_kind == "B"
+    discount = (HUNDRED - (position.discount_rate or 0)) / HUNDRED
+    amount = cents(packaging_quantity * packaging_price * discount)
+    rate_factor = 1 + article.tax_rate / HUNDRED
+    if gross:
+        # Gross list: the rounded gross amount is split into net and tax, so net + tax = gross exactly.
+        net = cents(amount / rate_factor)
+        tax = amount - net
+        packaging_price = packaging_price / rate_factor
+    else:
+        net, tax = amount, cents(amount * article.tax_rate / HUNDRED)
+    return PricedPosition(
+        article_number=article.number,
+        text=position.text or designation,
+        quantity=position.quantity,
+        packaging_unit=unit.code if unit else None,
+        packaging_quantity=packaging_quantity if unit else None,
+        packaging_unit_price=unit_price(packaging_price) if unit else None,
+        unit_price=unit_price(packaging_price / factor),
+        price_given=position.price is not None,
+        discount_rate=position.discount_rate,
+        total=net,
+        tax_code=article.tax_code,
+        tax_rate=article.tax_rate,
+        tax_amount=tax,
+        display_number=position.display_number,
+    )
+
+
+def _tier(tiers: Sequence[PriceTier], quantity: Decimal) -> PriceTier | None:
+    """The tier whose range holds the quantity; below the first tier, the first one."""
+    if not tiers:
+        return None
+    ranges = [t for t in tiers if t.price_range == tiers[0].price_range]
+    eligible = [t for t in ranges if t.min_quantity <= quantity]
+    return eligible[-1] if eligible else ranges[0]

@@ -1,0 +1,60 @@
+"""The tax recapitulation (MWSTRekapitulation) and the document totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Protocol
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources.models import Currency, TaxCode
+from datasources.sales.money import to_step
+from datasources.sales.records import TaxLine
+
+SECTION = "UST-Rekap"  # Abschnitt
+
+
+class _Taxed(Protocol):
+    @property
+    def total(self) -> Decimal: ...
+    @property
+    def tax_amount(self) -> Decimal: ...
+    @property
+    def tax_code(self) -> str: ...
+    @property
+    def tax_rate(self) -> Decimal: ...
+
+
+async def recapitulation(session: AsyncSession, positions: Sequence[_Taxed], currency: str) -> list[TaxLine]:
+    """One line per tax code, highest rate first: the positions' net amounts and taxes added up."""
+    codes = {p.tax_code for p in positions}
+    rows = {row.code: row for row in await session.scalars(select(TaxCode).where(TaxCode.code.in_(codes)))}
+    lines: dict[str, TaxLine] = {}
+    for position in positions:
+        code = rows[position.tax_code]
+        line = lines.get(code.code)
+        lines[code.code] = TaxLine(
+            currency=currency,
+            tax=(line.tax if line else Decimal(0)) + position.tax_amount,
+            rate=position.tax_rate,
+            designation=code.designation,
+            net=(line.net if line else Decimal(0)) + position.total,
+            code=code.code,
+            tax_class=code.tax_class,
+            turnover_line=code.turnover_line,
+            sales_tax_line=code.sales_tax_line,
+            input_tax_line=code.input_tax_line,
+        )
+    return sorted(lines.values(), key=lambda line: (-line.rate, line.code))
+
+
+async def totals(
+    session: AsyncSession, positions: Sequence[_Taxed], lines: Sequence[TaxLine], currency: str
+) -> tuple[Decimal, Decimal, Decimal]:
+    """AuftNetto, AuftWUST, AuftBrutto: each rounded to the currency's step; gross is net + tax exactly."""
+    step = await session.scalar(select(Currency.rounding_step).where(Currency.code == currency)) or Decimal("0.01")
+    net = to_step(sum((p.total for p in positions), Decimal(0)), step)
+    tax = to_step(sum((line.tax for line in lines), Decimal(0)), step)
+    return net, tax, net + tax

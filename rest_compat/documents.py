@@ -1,0 +1,144 @@
+"""What offers and orders share at the REST edge: their output structure and their input records."""
+
+from __future__ import annotations
+
+from rest_compat.addresses import ADDRESS_INPUT
+from rest_compat.inputs import In, InputShape
+from rest_compat.shapes import Field, Group, Shape
+
+# The address record as output of orders and offers (ISOLandA2: the ISO 3166 alpha-2 code of OrtLand).
+DOCUMENT_ADDRESS = Shape(
+    {
+        "AdrNr": Field("number"),
+        "AdrFirma": Field("company"),
+        "AdrFirma2": Field("company2"),
+        "AdrVorname": Field("firstName"),
+        "AdrName": Field("lastName"),
+        "AdrAdresse1": Field("line1"),
+        "AdrAdresse2": Field("line2"),
+        "AdrTelex": Field("mobile"),
+        "AdrTf1": Field("phone1"),
+        "AdrTf2": Field("phone2"),
+        "AdrFax": Field("fax"),
+        "OrtName": Field("place"),
+        "OrtPLZ": Field("postalCode"),
+        "OrtLand": Field("country"),
+        "EmailAdress": Field("email"),
+        "ISOLandA2": Field("country"),
+    }
+)
+
+ADDRESSES = Group(
+    Shape(
+        {
+            "KontaktAdr": Field("contactAddress", shape=DOCUMENT_ADDRESS, null_record=True),
+            "LiefAdr": Field("deliveryAddress", shape=DOCUMENT_ADDRESS, null_record=True),
+            "RechAdr": Field("billingAddress", shape=DOCUMENT_ADDRESS, null_record=True),
+        }
+    )
+)
+
+POSITION = Shape(
+    {
+        "PosNr": Field("number"),
+        "VisPosNr": Field("displayNumber"),
+        "ArtNr": Field("articleNumber"),
+        "PosBez": Field("text"),
+        "PosAnzBest": Field("quantity"),
+        "PosPreisBasis": Field("priceBasis"),
+        "PosPreisEinzel": Field("unitPrice"),
+        "PosPreisTotal": Field("total"),
+        "PosPreisWUSTBetrag": Field("taxAmount"),
+        "VPEAnzBest": Field("packagingQuantity"),
+        "VPEPreisEinzel": Field("packagingUnitPrice"),
+        "VPEinheit": Field("packagingUnit"),
+        "WUSTSatz": Field("taxRate"),
+        "GRabSatz": Field("discountRate"),
+        "GRabBez": Field("discountDesignation"),
+    }
+)
+
+TAX_SUMMARY = Shape(
+    {
+        "Abschnitt": Field("section"),
+        "WaehrAbk": Field("currency"),
+        "PosWUST": Field("tax"),
+        "PosVSTSZiffer": Field("inputTaxLine"),
+        "PosWUSTSatz": Field("rate"),
+        "PosWUSTBez": Field("designation"),
+        "PosBetragNetto": Field("net"),
+        "PosUSTSZiffer": Field("salesTaxLine"),
+        "PosWUSTCode": Field("code"),
+        "PosWUSTKlasse": Field("taxClass"),
+        "PosUSTUZiffer": Field("turnoverLine"),
+    }
+)
+
+PAYMENT = Shape({"Bezeichnung": Field("designation"), "Wert": Field("value"), "Key": Field("key")})
+
+POSITIONS = Field("positions", shape=POSITION)
+TAX_SUMMARIES = Field("taxSummary", shape=TAX_SUMMARY)
+PAYMENTS = Field("payments", shape=PAYMENT)
+
+POSITION_INPUT = InputShape(
+    {
+        "ArtNr": In("articleNumber"),
+        "PosBez": In("text"),
+        "Menge": In("quantity", float),
+        "Preis": In("price", float),
+        "VPEinheit": In("packagingUnit"),
+        "GRabSatz": In("discountRate", float),
+        "VisPosNr": In("displayNumber", int),
+    }
+)
+PAYMENT_INPUT = InputShape({"Bezeichnung": In("designation"), "Wert": In("value")})
+ADDRESSES_INPUT = In(
+    "",
+    shape=InputShape(
+        {
+            "KontaktAdr": In("contactAddress", shape=ADDRESS_INPUT),
+            "LiefAdr": In("deliveryAddress", shape=ADDRESS_INPUT),
+            "RechAdr": In("billingAddress", shape=ADDRESS_INPUT),
+        }
+    ),
+)
+HEADER_INPUT = {
+    "KundNr": In("customerNumber"),
+    "AuftBestellNr": In("externalNumber"),
+    "AuftBez": In("description"),
+    "AuftBestellRef": In("reference"),
+    "AuftBestellT": In("orderedAt"),
+    "AuftLieferT": In("deliveryAt"),
+    "WaehrAbk": In("currency"),
+    "AuftKomment": In("comment"),
+    "KTNr": In("costUnit"),
+}
+
+ORDER_INPUT = InputShape(
+    {
+        "GrundDaten": In(
+            "",
+            shape=InputShape(
+                {
+                    **HEADER_INPUT,
+                    "StaoNr": In("location", int),
+                    "KundBedTyp": In("paymentCondition", int),
+                    "AuftLiefKost": In("deliveryCosts", float),
+                }
+            ),
+        ),
+        "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True),
+        "Adressen": ADDRESSES_INPUT,
+        "Positionen": In("positions", shape=POSITION_INPUT, many=True),
+    }
+)
+
+OFFER_INPUT = InputShape(
+    {
+        "GrundDaten": In("", shape=InputShape(HEADER_INPUT)),
+        "Adressen": ADDRESSES_INPUT,
+        "Positionen": In("positions", shape=POSITION_INPUT, many=True),
+    }
+)
+
+PAYLOAD_ERRORS = "errors { field code message info }"

@@ -1,0 +1,139 @@
+"""Offer and order mutations: one transaction each, expected failures as typed errors."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from enum import Enum
+from typing import Any
+
+import strawberry
+from sqlalchemy.ext.asyncio import AsyncSession
+from strawberry.types.unset import UNSET
+
+from datasources.errors import DomainError
+from datasources.sales import documents, offers, orders
+from datasources.sales.records import OFFER, ORDER
+from schema.context import Context
+from schema.customers.inputs import given
+from schema.permissions import IsShop
+from schema.sales.errors import SalesError
+from schema.sales.inputs import DocumentInput, OfferConvertInput, OfferUpdateInput, addresses_of
+from schema.sales.types import SalesDocument
+
+
+@strawberry.enum(description="What placing an order did.")
+class OrderOutcome(Enum):
+    CREATED = orders.CREATED
+    REPLAYED = orders.REPLAYED  # a repeated Idempotency-Key: the first answer again
+    EXISTING = orders.EXISTING  # the customer's order with the same AuftBestellNr
+
+
+@strawberry.type(description="The order placed, or why not.")
+class OrderPayload:
+    order: SalesDocument | None
+    outcome: OrderOutcome | None
+    errors: list[SalesError]
+
+
+@strawberry.type(description="The offer as stored, or why not.")
+class OfferPayload:
+    offer: SalesDocument | None
+    errors: list[SalesError]
+
+
+def _validated(input: DocumentInput) -> documents.DocumentInput:
+    return documents.DocumentInput.validate(
+        input.header(), input.position_values(), input.payment_values(), input.addresses()
+    )
+
+
+async def _in_transaction(info: strawberry.Info[Context], work: Callable[[AsyncSession], Awaitable[Any]]) -> Any:
+    async with info.context.db.writer() as session, session.begin():
+        return await work(session)
+
+
+async def _read(info: strawberry.Info[Context], kind: str, number: str) -> SalesDocument:
+    async with info.context.db.reader() as session:
+        record = await documents.document_by_number(session, kind, number)
+    assert record is not None
+    return SalesDocument.of(record)
+
+
+def _user(info: strawberry.Info[Context]) -> str:
+    assert info.context.user is not None
+    return info.context.user.name
+
+
+@strawberry.type
+class SalesMutation:
+    @strawberry.mutation(
+        description="Places an order (POST /www/auftrag); records REST_Auft when the company enables it.",
+        permission_classes=[IsShop],
+    )
+    async def order_create(
+        self, info: strawberry.Info[Context], input: DocumentInput, idempotency_key: str | None = None
+    ) -> OrderPayload:
+        try:
+            placed = await _in_transaction(
+                info,
+                lambda s: orders.place_order(s, _validated(input), user=_user(info), idempotency_key=idempotency_key),
+            )
+        except DomainError as error:
+            return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
+        return OrderPayload(
+            order=await _read(info, ORDER, placed.number), outcome=OrderOutcome(placed.outcome), errors=[]
+        )
+
+    @strawberry.mutation(
+        description="Stores an offer (POST /www/offerte); without customerNumber a template offer.",
+        permission_classes=[IsShop],
+    )
+    async def offer_create(self, info: strawberry.Info[Context], input: DocumentInput) -> OfferPayload:
+        try:
+            document = await _in_transaction(
+                info, lambda s: documents.create_document(s, OFFER, _validated(input), user=_user(info))
+            )
+        except DomainError as error:
+            return OfferPayload(offer=None, errors=[SalesError.of(error)])
+        return OfferPayload(offer=await _read(info, OFFER, document.number), errors=[])
+
+    @strawberry.mutation(
+        description="Changes an offer (PATCH /www/offerte): positions, whole addresses, the customer of a "
+        "template offer. Totals and taxes are recomputed.",
+        permission_classes=[IsShop],
+    )
+    async def offer_update(self, info: strawberry.Info[Context], number: str, input: OfferUpdateInput) -> OfferPayload:
+        positions = None if input.positions in (UNSET, None) else [given(p) for p in input.positions]
+        customer = None if input.customer_number is UNSET else input.customer_number
+        try:
+            await _in_transaction(
+                info,
+                lambda s: offers.update_offer(
+                    s, number, customer_number=customer, positions=positions, addresses=addresses_of(input)
+                ),
+            )
+        except DomainError as error:
+            return OfferPayload(offer=None, errors=[SalesError.of(error)])
+        return OfferPayload(offer=await _read(info, OFFER, number), errors=[])
+
+    @strawberry.mutation(
+        description="Converts an offer into an order of the customer (PUT /www/auftrag), once.",
+        permission_classes=[IsShop],
+    )
+    async def offer_convert(self, info: strawberry.Info[Context], input: OfferConvertInput) -> OrderPayload:
+        values = given(input)
+        payments = None if input.payments in (UNSET, None) else [given(p) for p in input.payments]
+        try:
+            number = await _in_transaction(
+                info,
+                lambda s: offers.convert_offer(
+                    s,
+                    values.get("offer_number") or "",
+                    values.get("customer_number") or "",
+                    payments,
+                    user=_user(info),
+                ),
+            )
+        except DomainError as error:
+            return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
+        return OrderPayload(order=await _read(info, ORDER, number), outcome=OrderOutcome.CREATED, errors=[])
