@@ -14,8 +14,8 @@ from datasources import events
 from datasources.catalogue.view import CatalogueView, resolve_view
 from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
-from datasources.errors import NotFound
-from datasources.models import Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
+from datasources.errors import InvalidInput, NotFound
+from datasources.models import Currency, Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
 from datasources.numbering import next_number
 from datasources.sales import taxes
 from datasources.sales.pricing import price_positions
@@ -81,6 +81,8 @@ async def document_view(session: AsyncSession, currency: str | None, customer: C
 async def create_document(session: AsyncSession, kind: str, data: DocumentInput, *, user: str) -> SalesDocument:
     customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
     view = await document_view(session, data.header.currency, customer)
+    if await session.get(Currency, view.currency) is None:
+        raise InvalidInput(f"{view.currency} is not a currency of the ERP", field="currency")
     priced = await price_positions(session, data.positions, view)
     number = await next_number(session, kind, SalesDocument.number)
     header = dataclasses.asdict(data.header)

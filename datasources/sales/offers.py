@@ -144,8 +144,8 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
             setattr(row, name, value)
     if additions:
         last = max(existing, default=0)
-        priced = await price_positions(session, additions, view, indexes=addition_indexes)
-        add_positions(session, offer, priced, first_number=last + 1)
+        added = await price_positions(session, additions, view, indexes=addition_indexes)
+        add_positions(session, offer, added, first_number=last + 1)
 
 
 async def convert_offer(
