@@ -20,9 +20,7 @@ ORDER_EVENT = "REST_Auft"
 
 
 async def enabled(session: AsyncSession, event: str) -> bool:
-    contents = await session.scalar(
-        select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE)
-    )
+    contents = await session.scalar(select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE))
     names = {name.strip().lower() for name in (contents or "").split(",")}
     return "*" in names or event.lower() in names
 

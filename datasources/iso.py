@@ -18,9 +18,7 @@ def _bibliographic_languages() -> frozenset[str]:
 def language(code: str, *, field: str) -> str:
     normalised = code.strip().lower()
     if normalised not in _bibliographic_languages():
-        raise InvalidInput(
-            f"{code!r} is not an ISO 639-2/B language code (e.g. ger, fre, ita, eng)", field=field
-        )
+        raise InvalidInput(f"{code!r} is not an ISO 639-2/B language code (e.g. ger, fre, ita, eng)", field=field)
     return normalised
 
 

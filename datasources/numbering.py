@@ -31,7 +31,5 @@ async def next_number(session: AsyncSession, sequence: str, taken_in: Instrument
         if free is not None:
             break
         candidate += _WINDOW
-    await session.execute(
-        update(NumberSequence).where(NumberSequence.name == sequence).values(last_value=int(free))
-    )
+    await session.execute(update(NumberSequence).where(NumberSequence.name == sequence).values(last_value=int(free)))
     return free

@@ -52,9 +52,7 @@ async def add_user(session: AsyncSession, name: str, secret: str, scopes: tuple[
         raise InvalidInput("a secret has at least 8 characters", field="secret")
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown or not scopes:
-        raise InvalidInput(
-            f"scopes are {', '.join(SCOPES)}; not {', '.join(unknown) or 'none'}", field="scope"
-        )
+        raise InvalidInput(f"scopes are {', '.join(SCOPES)}; not {', '.join(unknown) or 'none'}", field="scope")
     if await session.get(ApiUser, name) is not None:
         raise Conflict(f"user {name!r} already exists", field="name")
     session.add(ApiUser(name=name, secret_hash=hash_secret(secret), scopes=" ".join(scopes)))
@@ -64,9 +62,7 @@ async def add_user(session: AsyncSession, name: str, secret: str, scopes: tuple[
 async def find_user(session: AsyncSession, name: str) -> tuple[UserRecord, str] | None:
     """The user and the stored hash; verification runs off the event loop in the caller."""
     row = (
-        await session.execute(
-            select(ApiUser.name, ApiUser.scopes, ApiUser.secret_hash).where(ApiUser.name == name)
-        )
+        await session.execute(select(ApiUser.name, ApiUser.scopes, ApiUser.secret_hash).where(ApiUser.name == name))
     ).one_or_none()
     if row is None:
         return None

@@ -40,9 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1)
     demo.set_defaults(run=_demo)
 
-    user_commands = commands.add_parser("users", help="API users").add_subparsers(
-        required=True, metavar="ACTION"
-    )
+    user_commands = commands.add_parser("users", help="API users").add_subparsers(required=True, metavar="ACTION")
     add = user_commands.add_parser("add", help="create an API user; the secret is read from standard input")
     add.add_argument("name")
     add.add_argument(

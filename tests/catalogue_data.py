@@ -41,9 +41,7 @@ async def build_catalogue(factory: Factory) -> Catalogue:
     await factory.stock(hammer, main, "10", reserved=["2", "1"])
     await factory.stock(hammer, branch, "2", reserved=["5"])
     await factory.stock(hammer, blocked, "100")
-    await factory.declaration(
-        hammer, "ger", designation1="Ursprung Schweiz", short_designation="CH", country="CH"
-    )
+    await factory.declaration(hammer, "ger", designation1="Ursprung Schweiz", short_designation="CH", country="CH")
     await factory.declaration(hammer, "fre", designation1="Origine Suisse", country="CH")
 
     screws = await factory.article(

@@ -46,9 +46,7 @@ async def factory(db: Database) -> Factory:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(
-        database_url=database_url, secret_key=SECRET_KEY, log_dir=tmp_path / "logs", token_lifetime=3600
-    )
+    return Settings(database_url=database_url, secret_key=SECRET_KEY, log_dir=tmp_path / "logs", token_lifetime=3600)
 
 
 @pytest.fixture

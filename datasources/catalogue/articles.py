@@ -81,9 +81,7 @@ _COLUMNS = (
 
 
 def is_exposed() -> ColumnElement[bool]:
-    return exists().where(
-        ArticleAttribute.article_id == Article.id, ArticleAttribute.key == EXPOSED_ATTRIBUTE
-    )
+    return exists().where(ArticleAttribute.article_id == Article.id, ArticleAttribute.key == EXPOSED_ATTRIBUTE)
 
 
 def _select_articles() -> Select[*tuple[Any, ...]]:
@@ -149,9 +147,7 @@ def _join_designation(
         # The fallback is German too: a second join would sort the whole catalogue for nothing.
         return func.coalesce(asked.text, ""), stmt
     fallback = aliased(ArticleDesignation)
-    stmt = stmt.outerjoin(
-        fallback, and_(fallback.article_id == Article.id, fallback.language == DEFAULT_LANGUAGE)
-    )
+    stmt = stmt.outerjoin(fallback, and_(fallback.article_id == Article.id, fallback.language == DEFAULT_LANGUAGE))
     return func.coalesce(asked.text, fallback.text, ""), stmt
 
 

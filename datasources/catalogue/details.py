@@ -105,9 +105,7 @@ def _shows(unit: PackagingUnitRecord, allowed: frozenset[str] | None) -> bool:
     return not allowed or unit.code.upper() in allowed
 
 
-async def declarations(
-    session: AsyncSession, article_ids: Sequence[int]
-) -> dict[int, list[DeclarationRecord]]:
+async def declarations(session: AsyncSession, article_ids: Sequence[int]) -> dict[int, list[DeclarationRecord]]:
     stmt = (
         select(
             Declaration.article_id,

@@ -31,9 +31,7 @@ class BearerAuthMiddleware:
     def _principal(self, scope: Scope) -> Principal:
         scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise ApiError(
-                "invalid_token", "A bearer token is required.", headers={"WWW-Authenticate": CHALLENGE}
-            )
+            raise ApiError("invalid_token", "A bearer token is required.", headers={"WWW-Authenticate": CHALLENGE})
         issuer: TokenIssuer = scope["state"]["token_issuer"]
         try:
             subject, scopes = issuer.verify(token.strip())

@@ -56,9 +56,7 @@ async def reference(factory: Factory) -> None:
 
 async def register(db: Database, values: Mapping[str, Any] = VALUES, **addresses: Any) -> str:
     async with db.writer() as session, session.begin():
-        return await register_customer(
-            session, values, addresses or {"contact_address": CONTACT}, user="shop"
-        )
+        return await register_customer(session, values, addresses or {"contact_address": CONTACT}, user="shop")
 
 
 async def count(db: Database, model: type[Any]) -> int:
@@ -75,43 +73,33 @@ async def outbox(db: Database) -> list[tuple[str, dict[str, Any]]]:
 # Numbering
 
 
-async def test_fifty_concurrent_registrations_get_distinct_consecutive_numbers(
-    db: Database, reference: None
-) -> None:
+async def test_fifty_concurrent_registrations_get_distinct_consecutive_numbers(db: Database, reference: None) -> None:
     numbers = await asyncio.gather(*(register(db) for _ in range(50)))
     assert sorted(numbers) == [str(n) for n in range(100001, 100051)]
     assert await count(db, Customer) == 50
     async with db.reader() as session:
         assert await session.get(NumberSequence, "customer") is not None
-        last = await session.scalar(
-            select(NumberSequence.last_value).where(NumberSequence.name == "customer")
-        )
+        last = await session.scalar(select(NumberSequence.last_value).where(NumberSequence.name == "customer"))
     assert last == 100050
 
 
 async def test_twenty_concurrent_rest_creations_get_distinct_numbers(
     client: httpx.AsyncClient, reference: None, auth: dict[str, str]
 ) -> None:
-    responses = await asyncio.gather(
-        *(client.post("/www/kunden", json=REST_CUSTOMER, headers=auth) for _ in range(20))
-    )
+    responses = await asyncio.gather(*(client.post("/www/kunden", json=REST_CUSTOMER, headers=auth) for _ in range(20)))
     assert [response.status_code for response in responses] == [201] * 20
     numbers = [body(response)["data"]["DebiNr"] for response in responses]
     assert sorted(numbers) == [str(n) for n in range(100001, 100021)]
 
 
-async def test_numbering_skips_numbers_that_exist_already(
-    db: Database, factory: Factory, reference: None
-) -> None:
+async def test_numbering_skips_numbers_that_exist_already(db: Database, factory: Factory, reference: None) -> None:
     await factory.customer("100001")
     await factory.customer("100003")
     assert await register(db) == "100002"
     assert await register(db) == "100004"
 
 
-async def test_numbering_skips_a_whole_window_of_taken_numbers(
-    db: Database, factory: Factory, reference: None
-) -> None:
+async def test_numbering_skips_a_whole_window_of_taken_numbers(db: Database, factory: Factory, reference: None) -> None:
     await factory.add(*(Customer(number=str(n), currency="CHF") for n in range(100001, 100001 + 70)))
     assert await register(db) == "100071"
 
@@ -120,16 +108,12 @@ async def test_addresses_are_numbered_contact_delivery_billing(db: Database, ref
     delivery = {**CONTACT, "last_name": "Lieferung"}
     billing = {**CONTACT, "last_name": "Rechnung"}
     for _ in range(10):
-        number = await register(
-            db, contact_address=CONTACT, delivery_address=delivery, billing_address=billing
-        )
+        number = await register(db, contact_address=CONTACT, delivery_address=delivery, billing_address=billing)
         async with db.reader() as session:
             customer = await session.get(Customer, number)
             assert customer is not None
             ids = [customer.contact_address_id, customer.delivery_address_id, customer.billing_address_id]
-            last_names = list(
-                await session.scalars(select(Address.last_name).where(Address.customer_number == number))
-            )
+            last_names = list(await session.scalars(select(Address.last_name).where(Address.customer_number == number)))
         assert ids == sorted(ids, key=lambda i: i or 0)
         assert set(last_names) == {"Lieferung", "Muster", "Rechnung"}
 
@@ -190,9 +174,7 @@ async def test_an_invalid_customer_records_no_event(db: Database, factory: Facto
     assert await outbox(db) == []
 
 
-async def test_the_event_is_rolled_back_with_its_customer(
-    db: Database, factory: Factory, reference: None
-) -> None:
+async def test_the_event_is_rolled_back_with_its_customer(db: Database, factory: Factory, reference: None) -> None:
     await factory.add(CompanyAttribute(key="RESTEVENTS", contents="REST_Kunde"))
 
     class Abort(Exception):
@@ -299,9 +281,7 @@ def test_plausible_emails(email: str) -> None:
     assert validate_address({**CONTACT, "email": email}).email == email
 
 
-@pytest.mark.parametrize(
-    "email", ["hans", "hans@muster", "hans muster@muster.ch", "a@b@muster.ch", "@muster.ch"]
-)
+@pytest.mark.parametrize("email", ["hans", "hans@muster", "hans muster@muster.ch", "a@b@muster.ch", "@muster.ch"])
 def test_implausible_emails(email: str) -> None:
     assert refused({**CONTACT, "email": email}, "email") == "is not a plausible e-mail address"
 

@@ -76,10 +76,8 @@ RULES = {
     "price in CHF in the reseller list": f"SELECT count(*) FROM article a WHERE {_priced('WV', 'CHF')}",
     "price in EUR in the reseller list": f"SELECT count(*) FROM article a WHERE {_priced('WV', 'EUR')}",
     "price in the gross list": f"SELECT count(*) FROM article a WHERE {_priced('BRUTTO')}",
-    "price only in the reseller list": f"SELECT count(*) FROM article a WHERE {_priced('WV')}"
-    f" AND NOT {_priced('STD')}",
-    "price only in the default list": f"SELECT count(*) FROM article a WHERE {_priced('STD')}"
-    f" AND NOT {_priced('WV')}",
+    "price only in the reseller list": f"SELECT count(*) FROM article a WHERE {_priced('WV')} AND NOT {_priced('STD')}",
+    "price only in the default list": f"SELECT count(*) FROM article a WHERE {_priced('STD')} AND NOT {_priced('WV')}",
     "exposed article without any price": f"SELECT count(*) FROM article a WHERE {_EXPOSED}"
     " AND NOT EXISTS (SELECT 1 FROM price p WHERE p.article_id = a.id)",
     "price per packaging unit": "SELECT count(*) FROM price WHERE packaging_unit IS NOT NULL",

@@ -67,9 +67,7 @@ def claims(**overrides: Any) -> dict[str, Any]:
 
 
 def sign(secret: str, values: dict[str, Any], alg: str = "HS256") -> str:
-    return jwt.encode(
-        {"alg": alg, "typ": "JWT"}, values, OctKey.import_key(secret.encode()), algorithms=[alg]
-    )
+    return jwt.encode({"alg": alg, "typ": "JWT"}, values, OctKey.import_key(secret.encode()), algorithms=[alg])
 
 
 async def graphql_articles(client: httpx.AsyncClient, headers: dict[str, str]) -> httpx.Response:
@@ -98,9 +96,7 @@ async def test_protected_routes_need_a_token(client: httpx.AsyncClient, method: 
     "authorization",
     ["Bearer", "Bearer ", "Basic c2hvcDphLWxvbmctc2VjcmV0", "Token abc", "bearer-abc"],
 )
-async def test_other_authorization_headers_are_a_missing_token(
-    client: httpx.AsyncClient, authorization: str
-) -> None:
+async def test_other_authorization_headers_are_a_missing_token(client: httpx.AsyncClient, authorization: str) -> None:
     response = await client.get("/www/artikel", headers={"Authorization": authorization})
 
     assert response.status_code == 401
@@ -135,9 +131,7 @@ async def test_a_token_with_a_changed_payload_is_refused(
     header, payload, signature = token_for("catalogue")["Authorization"].removeprefix("Bearer ").split(".")
     escalated = {**unb64url_json(payload), "scope": "admin"}
 
-    response = await client.delete(
-        "/www/log", headers=bearer(f"{header}.{b64url_json(escalated)}.{signature}")
-    )
+    response = await client.delete("/www/log", headers=bearer(f"{header}.{b64url_json(escalated)}.{signature}"))
 
     assert_invalid(response)
 
@@ -207,9 +201,7 @@ async def test_a_graphql_get_query_is_not_the_open_page(client: httpx.AsyncClien
     assert response.json() == MISSING
 
 
-async def test_graphql_with_a_shop_token(
-    client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]
-) -> None:
+async def test_graphql_with_a_shop_token(client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]) -> None:
     await factory.reference_data()
 
     response = await graphql_articles(client, auth)

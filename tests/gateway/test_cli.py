@@ -52,9 +52,7 @@ def test_users_add_reads_the_secret_from_stdin(
 ) -> None:
     assert add_user(monkeypatch, SECRET + "\n", "webshop", "--scope", "catalogue", "--scope", "admin") == 0
 
-    [(scopes, secret_hash)] = query(
-        db_file, "SELECT scopes, secret_hash FROM api_user WHERE name = 'webshop'"
-    )
+    [(scopes, secret_hash)] = query(db_file, "SELECT scopes, secret_hash FROM api_user WHERE name = 'webshop'")
     assert scopes == "catalogue admin"
     assert isinstance(secret_hash, str)
     assert secret_hash.startswith("$argon2")
@@ -108,9 +106,7 @@ def test_demo_fills_an_empty_database_once(db_file: Path, capsys: pytest.Capture
 
 
 @pytest.mark.parametrize("args", [["--articles", "0"], ["--customers", "-1"]])
-def test_demo_refuses_impossible_counts(
-    db_file: Path, capsys: pytest.CaptureFixture[str], args: list[str]
-) -> None:
+def test_demo_refuses_impossible_counts(db_file: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     assert cli.main(["demo", *args]) == 2
 
     assert capsys.readouterr().err == "--articles must be at least 1 and --customers at least 0\n"

@@ -75,9 +75,7 @@ async def test_correct_credentials_give_a_bearer_token(
     assert articles.status_code == 200, articles.text
 
 
-async def test_unknown_user_and_wrong_secret_are_indistinguishable(
-    client: httpx.AsyncClient, db: Database
-) -> None:
+async def test_unknown_user_and_wrong_secret_are_indistinguishable(client: httpx.AsyncClient, db: Database) -> None:
     await add_user(db, "shop", SECRET, "shop")
 
     unknown = await client.post("/www/token", headers=basic("nobody", SECRET))
@@ -120,9 +118,7 @@ async def test_unknown_user_and_wrong_secret_are_indistinguishable(
         pytest.param({"Authorization": "Basic"}, id="no credentials"),
     ],
 )
-async def test_malformed_credentials_are_invalid_client(
-    client: httpx.AsyncClient, headers: dict[str, str]
-) -> None:
+async def test_malformed_credentials_are_invalid_client(client: httpx.AsyncClient, headers: dict[str, str]) -> None:
     assert_invalid_client(await client.post("/www/token", headers=headers))
 
 

@@ -134,9 +134,7 @@ async def read(client: httpx.AsyncClient, auth: dict[str, str], address: int) ->
     return data
 
 
-async def patch(
-    client: httpx.AsyncClient, auth: dict[str, str], address: int, changes: Any
-) -> httpx.Response:
+async def patch(client: httpx.AsyncClient, auth: dict[str, str], address: int, changes: Any) -> httpx.Response:
     return await client.patch(f"/www/adressen/{address}", json=changes, headers=auth)
 
 
@@ -152,9 +150,7 @@ def entry(address: int, record: dict[str, Any]) -> dict[str, Any]:
 # GET /www/adressen/{AdrNr}
 
 
-async def test_address_is_the_exact_output_record_in_order(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_address_is_the_exact_output_record_in_order(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     full = {
         "AdrSprache": "ita",
         "EmailAdress": "info@ferramenta.ch",
@@ -219,15 +215,11 @@ async def test_unknown_address_is_404(client: httpx.AsyncClient, auth: dict[str,
 
 
 @pytest.mark.parametrize("raw", ["abc", "12a", "-1", "99999999999"])
-async def test_address_number_must_be_a_whole_number(
-    client: httpx.AsyncClient, auth: dict[str, str], raw: str
-) -> None:
+async def test_address_number_must_be_a_whole_number(client: httpx.AsyncClient, auth: dict[str, str], raw: str) -> None:
     response = await client.get(f"/www/adressen/{raw}", headers=auth)
 
     assert response.status_code == 400
-    assert body(response) == error(
-        "invalid_request", f"AdrNr must be a whole number, not {raw!r}", field="AdrNr"
-    )
+    assert body(response) == error("invalid_request", f"AdrNr must be a whole number, not {raw!r}", field="AdrNr")
 
 
 # GET /www/adressen?debinr=
@@ -273,9 +265,7 @@ async def test_addresses_of_customer_without_delivery_address_share_the_contact(
 
 
 @pytest.mark.parametrize("query", ["", "?debinr=", "?debinr=%20%20"])
-async def test_addresses_of_customer_need_debinr(
-    client: httpx.AsyncClient, auth: dict[str, str], query: str
-) -> None:
+async def test_addresses_of_customer_need_debinr(client: httpx.AsyncClient, auth: dict[str, str], query: str) -> None:
     response = await client.get(f"/www/adressen{query}", headers=auth)
 
     assert response.status_code == 400
@@ -331,9 +321,7 @@ async def test_patch_keeps_omitted_fields_and_changes_given_ones(
     }
 
 
-async def test_patch_with_empty_object_changes_nothing(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_patch_with_empty_object_changes_nothing(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     address = await contact_of(client, auth, ANNA)
 
     response = await patch(client, auth, address, {})
@@ -412,9 +400,7 @@ async def test_patch_validates_like_input(
     assert await read(client, auth, address) == ANNA_OUT
 
 
-async def test_patch_clears_last_name_when_a_company_is_given(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_patch_clears_last_name_when_a_company_is_given(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     address = await contact_of(client, auth, ANNA)
 
     response = await patch(client, auth, address, {"AdrName": None, "AdrFirma": "Müller AG"})
@@ -423,9 +409,7 @@ async def test_patch_clears_last_name_when_a_company_is_given(
     assert await read(client, auth, address) == {**ANNA_OUT, "AdrName": None, "AdrFirma": "Müller AG"}
 
 
-async def test_patch_checks_and_corrects_a_changed_swiss_place(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_patch_checks_and_corrects_a_changed_swiss_place(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     address = await contact_of(client, auth, ANNA)
 
     response = await patch(client, auth, address, {"OrtPLZ": "3011", "OrtName": "berne"})
@@ -434,9 +418,7 @@ async def test_patch_checks_and_corrects_a_changed_swiss_place(
     assert await read(client, auth, address) == {**ANNA_OUT, "OrtPLZ": "3011", "OrtName": "Bern"}
 
 
-async def test_patch_rejects_an_unknown_swiss_postal_code(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_patch_rejects_an_unknown_swiss_postal_code(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     address = await contact_of(client, auth, ANNA)
 
     response = await patch(client, auth, address, {"OrtPLZ": "9901"})
@@ -478,9 +460,7 @@ async def test_patch_of_an_unknown_address_is_404(client: httpx.AsyncClient, aut
     assert body(response)["error"] == "not_found"
 
 
-async def test_patch_of_an_unknown_address_names_adrnr(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_patch_of_an_unknown_address_names_adrnr(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     response = await patch(client, auth, 987654, {"AdrTf1": "044 000 00 00"})
 
     assert body(response) == error("not_found", "address 987654 does not exist", field="AdrNr")
@@ -503,9 +483,7 @@ async def test_patch_body_must_be_json(client: httpx.AsyncClient, auth: dict[str
     )
 
     assert response.status_code == 415
-    assert body(response) == error(
-        "unsupported_media_type", "the body must be JSON (Content-Type: application/json)"
-    )
+    assert body(response) == error("unsupported_media_type", "the body must be JSON (Content-Type: application/json)")
 
 
 async def test_patch_rejects_malformed_json(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
@@ -535,9 +513,7 @@ async def test_patch_rejects_a_json_array(client: httpx.AsyncClient, auth: dict[
 
 
 async def test_patch_understands_an_iso_8859_1_body(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
-    address = await contact_of(
-        client, auth, {**ANNA, "AdrName": "Meier", "OrtName": "Bern", "OrtPLZ": "3011"}
-    )
+    address = await contact_of(client, auth, {**ANNA, "AdrName": "Meier", "OrtName": "Bern", "OrtPLZ": "3011"})
     raw = json.dumps({"AdrName": "Müller", "OrtName": "Zürich", "OrtPLZ": "8001"}, ensure_ascii=False)
 
     response = await client.patch(
@@ -601,9 +577,7 @@ async def test_search_identifies_one_customer(client: httpx.AsyncClient, auth: d
     }
 
 
-async def test_search_finds_a_customer_by_its_delivery_address(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_search_finds_a_customer_by_its_delivery_address(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     number = await create_customer(client, auth, ANNA, LAGER)
 
     response = await client.get("/www/adressensuche", params={"AdrFirma": "dépôt léman sa"}, headers=auth)
@@ -638,26 +612,18 @@ async def test_search_ignores_case_and_surrounding_spaces(
 async def test_search_folds_the_stored_value_too(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     number = await create_customer(client, auth, {**ANNA, "AdrName": "  ÖZTÜRK  ", "OrtName": "ZÜRICH"})
 
-    response = await client.get(
-        "/www/adressensuche", params={"AdrName": "öztürk", "OrtName": "zürich"}, headers=auth
-    )
+    response = await client.get("/www/adressensuche", params={"AdrName": "öztürk", "OrtName": "zürich"}, headers=auth)
 
     assert response.status_code == 200
     assert body(response)["data"]["DebiNr"] == number
 
 
-async def test_search_needs_every_given_field_to_match(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
+async def test_search_needs_every_given_field_to_match(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     await create_customer(client, auth, ANNA)
     bern = await create_customer(client, auth, {**ANNA, "OrtName": "Bern", "OrtPLZ": "3011"})
 
-    found = await client.get(
-        "/www/adressensuche", params={"AdrName": "Müller", "OrtPLZ": "3011"}, headers=auth
-    )
-    missed = await client.get(
-        "/www/adressensuche", params={"AdrName": "Meier", "OrtPLZ": "3011"}, headers=auth
-    )
+    found = await client.get("/www/adressensuche", params={"AdrName": "Müller", "OrtPLZ": "3011"}, headers=auth)
+    missed = await client.get("/www/adressensuche", params={"AdrName": "Meier", "OrtPLZ": "3011"}, headers=auth)
 
     assert found.status_code == 200
     assert body(found)["data"]["DebiNr"] == bern
@@ -690,9 +656,7 @@ async def test_search_matching_several_customers_is_409(
 
 
 @pytest.mark.parametrize("query", ["", "?AdrName=", "?AdrName=%20", "?AdrAnrede=2", "?unknown=x"])
-async def test_search_needs_a_search_field(
-    client: httpx.AsyncClient, auth: dict[str, str], query: str
-) -> None:
+async def test_search_needs_a_search_field(client: httpx.AsyncClient, auth: dict[str, str], query: str) -> None:
     await create_customer(client, auth, ANNA)
 
     response = await client.get(f"/www/adressensuche{query}", headers=auth)

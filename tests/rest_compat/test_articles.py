@@ -26,9 +26,7 @@ def price(number: str, amount: float, low: float, high: float | None = None, **e
     return entry | extra | {"links": to_article(number)}
 
 
-def stock(
-    number: str, warehouse: str, location: int, quantity: int, unit: str | None = None
-) -> dict[str, Any]:
+def stock(number: str, warehouse: str, location: int, quantity: int, unit: str | None = None) -> dict[str, Any]:
     return {
         "ArtNr": number,
         "LagerOrt": warehouse,
@@ -159,9 +157,7 @@ async def test_packaging_units_carry_price_and_stock_and_webshopvpe_restricts_th
 async def test_empty_webshopvpe_outputs_every_unit_and_a_unit_without_price_has_no_preis(
     client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
 ) -> None:
-    data = (await get(client, "/www/artikel/A-600?fields=Verpackungen.VPEinheit,Verpackungen.Preis", auth))[
-        "data"
-    ]
+    data = (await get(client, "/www/artikel/A-600?fields=Verpackungen.VPEinheit,Verpackungen.Preis", auth))["data"]
     assert data == {
         "Verpackungen": [
             {"VPEinheit": "STK", "Preis": [price("A-600", 0.1, 1.0, VPEinheit="STK")]},
@@ -339,9 +335,7 @@ async def test_bad_parameters_are_400(
     assert await get(client, url, auth, status=400) == expected
 
 
-async def test_unknown_customer_is_404(
-    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
-) -> None:
+async def test_unknown_customer_is_404(client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]) -> None:
     data = await get(client, "/www/artikel?debinr=999999", auth, status=404)
     assert data == error("not_found", "customer '999999' does not exist", field="debinr")
 

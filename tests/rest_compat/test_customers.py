@@ -105,9 +105,7 @@ async def test_minimal_body_blocked_customer_and_designation_from_the_name(
 ) -> None:
     minimal = {
         "GrundDaten": {"WaehrAbk": "EUR", "FAKTZahlArt": "B"},
-        "Adressen": {
-            "KontaktAdr": DELIVERY | {"AdrVorname": "Marie-Christine-Alexandra", "AdrSprache": "ita"}
-        },
+        "Adressen": {"KontaktAdr": DELIVERY | {"AdrVorname": "Marie-Christine-Alexandra", "AdrSprache": "ita"}},
     }
     await create(client, auth, minimal)
     data = body(await client.get("/www/kunden/100001", headers=auth))["data"]
@@ -194,9 +192,7 @@ async def test_refusals_name_the_rest_field(
     description: str,
     field: str,
 ) -> None:
-    assert await create(client, auth, payload, status=400) == error(
-        "invalid_request", description, field=field
-    )
+    assert await create(client, auth, payload, status=400) == error("invalid_request", description, field=field)
     # Nothing was written, and no number was used up.
     assert await create(client, auth, NEW_CUSTOMER) == {"data": {"DebiNr": "100001"}}
 
@@ -242,9 +238,7 @@ async def test_latin1_bodies_are_accepted_when_declared(
     assert data["KundBez"] == "Bricolage Léman Sàrl"
 
 
-async def test_unknown_customer_is_404(
-    client: httpx.AsyncClient, reference: None, auth: dict[str, str]
-) -> None:
+async def test_unknown_customer_is_404(client: httpx.AsyncClient, reference: None, auth: dict[str, str]) -> None:
     response = await client.get("/www/kunden/999999", headers=auth)
     assert response.status_code == 404
     assert body(response) == error("not_found", "no such customer", DebiNr="999999")

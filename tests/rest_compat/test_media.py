@@ -31,9 +31,7 @@ def jpeg() -> bytes:
 async def media(factory: Factory) -> dict[str, int]:
     await factory.reference_data()
     article = await factory.article("M-1", group="GARTEN", attributes={"VERWENDUNG": "WEB"})
-    image = await factory.media(
-        article, "m1.png", image=png(), image_format="png", usage="SHOP", language="ger"
-    )
+    image = await factory.media(article, "m1.png", image=png(), image_format="png", usage="SHOP", language="ger")
     both = await factory.media(
         article,
         "m1.jpg",
@@ -187,6 +185,4 @@ async def test_media_key_must_be_a_number(
 ) -> None:
     response = await client.get(f"/www/artikelmediadaten/{id_key}", headers=auth)
     assert response.status_code == 400
-    assert body(response) == error(
-        "invalid_request", f"IDKey must be a whole number, not {id_key!r}", field="IDKey"
-    )
+    assert body(response) == error("invalid_request", f"IDKey must be a whole number, not {id_key!r}", field="IDKey")

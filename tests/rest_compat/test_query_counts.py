@@ -60,9 +60,7 @@ async def test_graphql_article_page_statements_do_not_grow_with_the_page(
         prices { amount } stock { quantity } } } }"""
     counts = []
     for limit in (2, 12, ARTICLES):
-        response = await client.post(
-            "/graphql", json={"query": query, "variables": {"limit": limit}}, headers=auth
-        )
+        response = await client.post("/graphql", json={"query": query, "variables": {"limit": limit}}, headers=auth)
         assert "errors" not in response.json()
         assert len(response.json()["data"]["articles"]["items"]) == limit
         counts.append(statement_count(response))

@@ -12,9 +12,7 @@ from tests.catalogue_data import Catalogue
 from tests.http import body
 
 
-async def graphql(
-    client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any
-) -> dict[str, Any]:
+async def graphql(client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any) -> dict[str, Any]:
     response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
@@ -97,9 +95,7 @@ async def test_catalogue_scope_reads_but_cannot_delete_logs(
     client: httpx.AsyncClient, catalogue: Catalogue, token_for: Callable[..., dict[str, str]]
 ) -> None:
     reader = token_for("catalogue")
-    assert (await graphql(client, reader, "{ articles { totalCount } }")) == {
-        "data": {"articles": {"totalCount": 5}}
-    }
+    assert (await graphql(client, reader, "{ articles { totalCount } }")) == {"data": {"articles": {"totalCount": 5}}}
     result = await graphql(client, reader, "mutation { logFilesDelete { deletedCount } }")
     assert result["data"] is None
     assert [(e["message"], e["extensions"]) for e in result["errors"]] == [

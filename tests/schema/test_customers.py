@@ -51,9 +51,7 @@ CREATE = """mutation($input: CustomerCreateInput!) { customerCreate(input: $inpu
     errors { field code message info } } }"""
 
 
-async def graphql(
-    client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any
-) -> dict[str, Any]:
+async def graphql(client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any) -> dict[str, Any]:
     response = await client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
@@ -274,9 +272,7 @@ async def test_invalid_input_is_a_typed_error_and_writes_nothing(
 async def test_unknown_customer_and_address_are_null(
     client: httpx.AsyncClient, reference: None, auth: dict[str, str]
 ) -> None:
-    assert await graphql(client, auth, '{ customer(number: "nope") { number } }') == {
-        "data": {"customer": None}
-    }
+    assert await graphql(client, auth, '{ customer(number: "nope") { number } }') == {"data": {"customer": None}}
     assert await graphql(client, auth, "{ address(number: 999) { number } }") == {"data": {"address": None}}
 
 
@@ -296,9 +292,7 @@ async def test_address_search_finds_exactly_one_customer(
 
     several = await graphql(client, auth, SEARCH, by={"lastName": " muster "})
     assert several["data"] is None
-    assert [error["extensions"] for error in several["errors"]] == [
-        {"code": "conflict", "info": {"count": 2}}
-    ]
+    assert [error["extensions"] for error in several["errors"]] == [{"code": "conflict", "info": {"count": 2}}]
 
     one = await graphql(client, auth, SEARCH, by={"lastName": "MUSTER", "firstName": "fritz"})
     assert one == {
@@ -343,17 +337,13 @@ async def test_address_update_changes_the_given_fields(
     assert read == {"data": {"address": {"line2": "x"}}}
 
 
-async def test_address_update_errors(
-    client: httpx.AsyncClient, reference: None, auth: dict[str, str]
-) -> None:
+async def test_address_update_errors(client: httpx.AsyncClient, reference: None, auth: dict[str, str]) -> None:
     unknown = await graphql(client, auth, UPDATE, n=999, input={"line2": "x"})
     assert unknown == {
         "data": {
             "addressUpdate": {
                 "address": None,
-                "errors": [
-                    {"field": "id", "code": "NOT_FOUND", "message": "address 999 does not exist", "info": {}}
-                ],
+                "errors": [{"field": "id", "code": "NOT_FOUND", "message": "address 999 does not exist", "info": {}}],
             }
         }
     }
@@ -395,18 +385,14 @@ async def test_customer_statements_do_not_grow_with_its_addresses(
     client: httpx.AsyncClient, factory: Factory, reference: None, auth: dict[str, str]
 ) -> None:
     await create(client, auth, MINIMAL)
-    await create(
-        client, auth, {**MINIMAL, "deliveryAddress": PERSON, "billingAddress": {**PERSON, "lastName": "B"}}
-    )
+    await create(client, auth, {**MINIMAL, "deliveryAddress": PERSON, "billingAddress": {**PERSON, "lastName": "B"}})
     await factory.add(
         CustomerAttribute(customer_number="100002", key="A1", contents="1"),
         CustomerAttribute(customer_number="100002", key="A2", contents="2"),
     )
     counts = []
     for number, addresses, attributes in (("100001", 1, 0), ("100002", 3, 2)):
-        response = await client.post(
-            "/graphql", json={"query": DETAIL, "variables": {"n": number}}, headers=auth
-        )
+        response = await client.post("/graphql", json={"query": DETAIL, "variables": {"n": number}}, headers=auth)
         assert response.status_code == 200
         customer = response.json()["data"]["customer"]
         numbers = {entry["number"] for role in customer["addresses"].values() for entry in role}
