@@ -345,7 +345,7 @@ class GraphQLPage:
             "customerNumber": None,
         }
         user = Principal.from_names("bench", ("shop",))
-        context = Context(db=self.db, user=user, request_id="bench", log_dir=self.log_dir)
+        context = Context(db=self.db, user=user, request_id="bench", log_dir=self.log_dir, work_dir=self.log_dir)
         result = await self.executor.execute(document, variables, context)
         if result.errors or result.data is None:
             raise SystemExit(f"GraphQL errors: {result.errors}")

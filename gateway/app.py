@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -11,6 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
+from datasources import einvoice
 from datasources.database import create_database
 from gateway import errors
 from gateway.auth.token_endpoint import issue_token
@@ -42,9 +44,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "executor": Executor(schema),
                 "token_issuer": TokenIssuer(settings.secret_key, settings.token_lifetime),
                 "log_dir": settings.log_dir,
+                "work_dir": settings.work_dir,
             }
         finally:
             await db.dispose()
+            # The e-invoice worker processes, if any were started.
+            await asyncio.to_thread(einvoice.shutdown_workers)
             log_files.close()
 
     return Starlette(

@@ -18,6 +18,7 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     secret_key: str = ""
     log_dir: Path = Path("logs")
+    work_dir: Path = Path("work")
     token_lifetime: int = 3600
     max_body_bytes: int = 32 * 1024 * 1024
     debug_sql: bool = False
@@ -30,6 +31,7 @@ class Settings:
             database_url=url,
             secret_key=env.get("GATEWAY_SECRET_KEY") or load_or_create_secret(url),
             log_dir=Path(env.get("GATEWAY_LOG_DIR", "logs")),
+            work_dir=Path(env.get("GATEWAY_WORK_DIR", "work")),
             token_lifetime=_positive_int(env, "GATEWAY_TOKEN_LIFETIME", 3600),
             max_body_bytes=_positive_int(env, "GATEWAY_MAX_BODY_BYTES", 32 * 1024 * 1024),
             debug_sql=env.get("GATEWAY_DEBUG_SQL", "") == "1",

@@ -94,16 +94,21 @@ def _checked(value: Any, kind: type, where: str) -> Any:
 
 
 def raise_payload_errors(
-    payload: Mapping[str, Any], shape: InputShape, arguments: Mapping[str, str] | None = None
+    payload: Mapping[str, Any],
+    shape: InputShape,
+    arguments: Mapping[str, str] | None = None,
+    *,
+    name_field: bool = True,
 ) -> None:
     """A mutation's first typed error as the HTTP error, its field renamed to the REST path (input
-    fields by the shape, other arguments by `arguments`, e.g. {"id": "AdrNr"})."""
+    fields by the shape, other arguments by `arguments`, e.g. {"id": "AdrNr"}); `name_field=False` leaves
+    `info` as the mutation gave it."""
     errors = payload.get("errors") or []
     if not errors:
         return
     error = errors[0]
     info = dict(error.get("info") or {})
-    if error.get("field"):
+    if error.get("field") and name_field:
         field = error["field"]
         info["field"] = (arguments or {}).get(field) or shape.rest_path(field)
     raise ApiError(error["code"].lower(), error["message"], info)

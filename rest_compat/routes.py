@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
-from rest_compat import addresses, articles, customers, log, media, offers, orders
+from rest_compat import addresses, articles, customers, log, media, offers, orders, zugferd
 
 routes: list[BaseRoute] = [
     Route("/www/artikel", articles.article_list, methods=["GET"]),
@@ -23,5 +23,7 @@ routes: list[BaseRoute] = [
     Route("/www/offerte", offers.offer_detail, methods=["GET"]),
     Route("/www/offerte", offers.offer_create, methods=["POST"]),
     Route("/www/offerte", offers.offer_update, methods=["PATCH"]),
+    Route("/www/zugferd", zugferd.zugferd, methods=["POST"]),
+    Route("/www/zugferd", zugferd.zugferd_options, methods=["OPTIONS"]),
     Route("/www/log", log.delete_logs, methods=["DELETE"]),
 ]

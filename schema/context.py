@@ -21,6 +21,7 @@ class Context:
     user: Principal | None
     request_id: str
     log_dir: Path
+    work_dir: Path
 
     @cached_property
     def catalogue(self) -> CatalogueLoaders:
@@ -38,4 +39,10 @@ class Context:
     @classmethod
     def from_request(cls, request: Request) -> Context:
         state = request.state
-        return cls(db=state.db, user=request.scope.get("user"), request_id=state.request_id, log_dir=state.log_dir)
+        return cls(
+            db=state.db,
+            user=request.scope.get("user"),
+            request_id=state.request_id,
+            log_dir=state.log_dir,
+            work_dir=state.work_dir,
+        )

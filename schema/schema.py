@@ -20,6 +20,7 @@ from strawberry.types import ExecutionContext, ExecutionResult
 from schema.catalogue.queries import CatalogueQuery
 from schema.customers.mutations import CustomerMutation
 from schema.customers.queries import CustomerQuery
+from schema.einvoice.mutations import EInvoiceMutation
 from schema.errors import with_codes
 from schema.logs.mutations import LogsMutation
 from schema.sales.mutations import SalesMutation
@@ -34,7 +35,7 @@ MAX_ALIASES = 30
 MAX_TOKENS = 5000
 
 Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
-Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, LogsMutation))
+Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation))
 
 
 class Schema(strawberry.Schema):

@@ -46,7 +46,13 @@ async def factory(db: Database) -> Factory:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=database_url, secret_key=SECRET_KEY, log_dir=tmp_path / "logs", token_lifetime=3600)
+    return Settings(
+        database_url=database_url,
+        secret_key=SECRET_KEY,
+        log_dir=tmp_path / "logs",
+        work_dir=tmp_path / "work",
+        token_lifetime=3600,
+    )
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ class BearerAuthMiddleware:
 def _protected(scope: Scope) -> bool:
     # Judge the path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
     path: str = scope["path"].removeprefix(scope.get("root_path", ""))
-    if path == "/www/token":
+    if path == "/www/token" or (path == "/www/zugferd" and scope["method"] == "OPTIONS"):
         return False
     if path.startswith("/graphql"):
         # The GraphiQL page itself holds no data; its queries carry the token (headers editor).
