@@ -101,4 +101,5 @@ class IdempotentRequest(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of the request's input
     document_number: Mapped[str] = mapped_column(String(10))
+    outcome: Mapped[str] = mapped_column(String(8))  # created or existing: what the first answer said
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -58,9 +58,7 @@ class DocumentInput:
             positions=validate_positions(positions),
             payments=validate_payments(payments),
             addresses={
-                role: validate_address(values, prefix=f"addresses.{role}")
-                for role, values in addresses.items()
-                if values is not None
+                role: validate_address(values, prefix=role) for role, values in addresses.items() if values is not None
             },
         )
 
@@ -215,5 +213,5 @@ async def payment_condition_text(session: AsyncSession, condition_type: int, lan
             PaymentCondition.condition_type == condition_type, PaymentCondition.language.in_({language, "ger"})
         )
     )
-    texts = dict(rows.tuples().all())
+    texts = {row.language: row.text for row in rows}
     return texts.get(language, texts.get("ger"))

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources import events
 from datasources.catalogue.view import resolve_view
 from datasources.customers.validation import validate_address
-from datasources.errors import Conflict, NotFound, Unprocessable
+from datasources.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from datasources.models import Customer, DocumentPosition, SalesDocument
 from datasources.numbering import next_number
 from datasources.sales.documents import (
@@ -91,7 +91,7 @@ async def update_offer(
     if customer_number is not None:
         await _assign(session, offer, await locked_customer(session, customer_number))
     replaced = {
-        role: validate_address(values, prefix=f"addresses.{role}")
+        role: validate_address(values, prefix=role)
         for role, values in addresses.items()
         if values is not None and role in ADDRESS_ROLES
     }
@@ -150,13 +150,17 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
 
 async def convert_offer(
     session: AsyncSession,
-    offer_number: str,
-    customer_number: str,
+    offer_number: str | None,
+    customer_number: str | None,
     payments: Sequence[Mapping[str, Any]] | None,
     *,
     user: str,
 ) -> str:
     """Turns the offer into an order of the customer (once); returns the AuftNr."""
+    if not offer_number:
+        raise InvalidInput("is required", field="offer_number")
+    if not customer_number:
+        raise InvalidInput("is required", field="customer_number")
     offer = await _offer(session, offer_number)
     customer = await locked_customer(session, customer_number)
     if offer.order_number is not None:

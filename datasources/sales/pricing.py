@@ -24,6 +24,7 @@ from datasources.sales.money import cents, unit_price
 from datasources.sales.records import PositionInput, PricedPosition
 
 HUNDRED = Decimal(100)
+MAX_AMOUNT = Decimal(10) ** 10  # amounts are stored as Numeric(14, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +114,19 @@ def _priced(
         tier = _tier(tiers, packaging_quantity)
         if tier is None:
             raise Unprocessable(
-                f"article {article.number} has no price in the customer's price list; send Preis",
-                field=f"positions.{index}.price",
+                f"article {article.number} has no price in the customer's price list",
+                field=f"positions.{index}.article_number",
                 info={"position": index + 1},
             )
         packaging_price, gross = tier.amount, tier.price_kind == "B"
     discount = (HUNDRED - (position.discount_rate or 0)) / HUNDRED
     amount = cents(packaging_quantity * packaging_price * discount)
+    if amount >= MAX_AMOUNT:
+        raise Unprocessable(
+            f"the position's amount {amount} is larger than the ERP can hold",
+            field=f"positions.{index}.quantity",
+            info={"position": index + 1},
+        )
     rate_factor = 1 + article.tax_rate / HUNDRED
     if gross:
         # Gross list: the rounded gross amount is split into net and tax, so net + tax = gross exactly.

@@ -44,6 +44,11 @@ def text(values: Mapping[str, Any], name: str, limit: int, *, path: str = "") ->
     return value
 
 
+# Quantities and amounts are stored as Numeric(14, 4).
+MAX_NUMBER = Decimal(10) ** 10
+MAX_PLACES = 4
+
+
 def decimal(value: Any, where: str) -> Decimal | None:
     if value is None:
         return None
@@ -53,8 +58,10 @@ def decimal(value: Any, where: str) -> Decimal | None:
         number = Decimal(str(value))
     except InvalidOperation:
         raise InvalidInput("must be a number", field=where) from None
-    if not number.is_finite():
-        raise InvalidInput("must be a finite number", field=where)
+    if not number.is_finite() or abs(number) >= MAX_NUMBER:
+        raise InvalidInput(f"must be a number below {MAX_NUMBER:,}", field=where)
+    if -number.as_tuple().exponent > MAX_PLACES:  # type: ignore[operator]
+        raise InvalidInput(f"has more than {MAX_PLACES} decimal places", field=where)
     return number
 
 
@@ -102,10 +109,11 @@ def validate_header(values: Mapping[str, Any]) -> Header:
 def validate_positions(entries: Sequence[Mapping[str, Any]] | None) -> list[PositionInput]:
     if not entries:
         raise InvalidInput("at least one position is required", field="positions")
-    return [_position(entry, f"positions.{index}.") for index, entry in enumerate(entries)]
+    return [_position(entry, index) for index, entry in enumerate(entries)]
 
 
-def _position(entry: Mapping[str, Any], path: str) -> PositionInput:
+def _position(entry: Mapping[str, Any], index: int) -> PositionInput:
+    path = f"positions.{index}."
     texts = {name: text(entry, name, limit, path=path) for name, limit in POSITION_LENGTHS.items()}
     article = texts.pop("article_number")
     if article is None:
@@ -124,17 +132,19 @@ def _position(entry: Mapping[str, Any], path: str) -> PositionInput:
         display_number=display,
         **texts,
     )
-    check_amounts(position.quantity, position.discount_rate, path)
+    check_amounts(position.quantity, position.discount_rate, index)
     if position.price is not None and position.price < 0:
-        raise Unprocessable("a price cannot be negative", field=f"{path}price")
+        raise Unprocessable("a price cannot be negative", field=f"{path}price", info={"position": index + 1})
     return position
 
 
-def check_amounts(quantity: Decimal, discount_rate: Decimal | None, path: str) -> None:
+def check_amounts(quantity: Decimal, discount_rate: Decimal | None, index: int) -> None:
+    """Well-formed but impossible amounts; `index` is the position's place in the request."""
+    path, position = f"positions.{index}.", {"position": index + 1}
     if quantity <= 0:
-        raise Unprocessable("the quantity must be above 0", field=f"{path}quantity")
+        raise Unprocessable("the quantity must be above 0", field=f"{path}quantity", info=position)
     if discount_rate is not None and not 0 <= discount_rate <= 100:
-        raise Unprocessable("the discount must be from 0 to 100 percent", field=f"{path}discount_rate")
+        raise Unprocessable("the discount must be from 0 to 100 percent", field=f"{path}discount_rate", info=position)
 
 
 def validate_changes(entries: Sequence[Mapping[str, Any]]) -> list[PositionChange]:
@@ -157,9 +167,9 @@ def validate_changes(entries: Sequence[Mapping[str, Any]]) -> list[PositionChang
         if number is None:
             if change.article_number is None:
                 raise InvalidInput("a new position needs an article", field=f"{path}article_number")
-            check_amounts(change.quantity, change.discount_rate, path)
+            check_amounts(change.quantity, change.discount_rate, index)
         elif quantity != 0:
-            check_amounts(change.quantity, change.discount_rate, path)
+            check_amounts(change.quantity, change.discount_rate, index)
         changes.append(change)
     return changes
 

@@ -128,8 +128,8 @@ class SalesMutation:
                 info,
                 lambda s: offers.convert_offer(
                     s,
-                    values.get("offer_number") or "",
-                    values.get("customer_number") or "",
+                    values.get("offer_number"),
+                    values.get("customer_number"),
                     payments,
                     user=_user(info),
                 ),

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=255), nullable=False),
         sa.Column("fingerprint", sa.String(length=64), nullable=False),
         sa.Column("document_number", sa.String(length=10), nullable=False),
+        sa.Column("outcome", sa.String(length=8), nullable=False),
         sa.Column("created_at", datasources.models.base.UtcDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("user_name", "key", name=op.f("pk_idempotent_request")),
     )
