@@ -14,11 +14,11 @@ from datasources import events
 from datasources.catalogue.view import CatalogueView, resolve_view
 from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
-from datasources.errors import InvalidInput, NotFound
+from datasources.errors import InvalidInput, NotFound, Unprocessable
 from datasources.models import Currency, Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
 from datasources.numbering import next_number
 from datasources.sales import taxes
-from datasources.sales.pricing import price_positions
+from datasources.sales.pricing import MAX_AMOUNT, price_positions
 from datasources.sales.records import (
     NEW_ORDER_STATUS,
     OFFER,
@@ -144,9 +144,10 @@ def add_payments(session: AsyncSession, document: SalesDocument, payments: Seque
 async def update_totals(session: AsyncSession, document: SalesDocument) -> None:
     rows = list(await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == document.id)))
     lines = await taxes.recapitulation(session, rows, document.currency)
-    document.net_total, document.tax_total, document.gross_total = await taxes.totals(
-        session, rows, lines, document.currency
-    )
+    net, tax, gross = await taxes.totals(session, rows, lines, document.currency)
+    if gross >= MAX_AMOUNT:
+        raise Unprocessable(f"the document's total {gross} is larger than the ERP can hold", field="positions")
+    document.net_total, document.tax_total, document.gross_total = net, tax, gross
 
 
 _DOCUMENT_COLUMNS = [column for column in SalesDocument.__table__.columns if column.key != "created_by"]

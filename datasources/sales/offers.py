@@ -28,12 +28,12 @@ from datasources.sales.records import NEW_ORDER_STATUS, OFFER, ORDER, PositionCh
 from datasources.sales.validation import validate_changes, validate_payments
 
 
-async def _offer(session: AsyncSession, number: str) -> SalesDocument:
+async def _offer(session: AsyncSession, number: str, field: str = "offer_number") -> SalesDocument:
     offer = await session.scalar(
         select(SalesDocument).where(SalesDocument.kind == OFFER, SalesDocument.number == number).with_for_update()
     )
     if offer is None:
-        raise NotFound(f"offer {number!r} does not exist", field="offer_number")
+        raise NotFound(f"offer {number!r} does not exist", field=field)
     return offer
 
 
@@ -82,7 +82,8 @@ async def update_offer(
     positions: Sequence[Mapping[str, Any]] | None,
     addresses: Mapping[str, Mapping[str, Any] | None],
 ) -> SalesDocument:
-    offer = await _offer(session, number)
+    # Named as the caller names it: offerUpdate's argument is `number`.
+    offer = await _offer(session, number, field="number")
     if offer.order_number is not None:
         raise Conflict(
             f"offer {number} was converted into order {offer.order_number}",

@@ -90,7 +90,7 @@ def _unit(position: PositionInput, units: Sequence[PackagingUnitRecord], index: 
         unit = next((u for u in units if u.factor == 1), None)
     if unit is not None and (position.quantity / unit.factor) % 1 != 0:
         raise Unprocessable(
-            f"the quantity must be a multiple of {unit.factor.normalize()} ({unit.code})",
+            f"the quantity must be a multiple of {unit.factor.normalize():f} ({unit.code})",
             field=f"positions.{index}.quantity",
             info={"position": index + 1},
         )
