@@ -11,8 +11,10 @@ syntax error leaves the operation hooks before their closing half runs.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from graphql import GraphQLError
+from strawberry.utils.str_converters import to_camel_case
 
 from datasources.errors import DomainError
 
@@ -50,3 +52,9 @@ def _with(error: GraphQLError, message: str, extensions: dict[str, object], keep
         original_error=error.original_error if keep else None,
         extensions=extensions,
     )
+
+
+def typed_error_fields(error: DomainError) -> dict[str, Any]:
+    """field (camelCase path), message and info of a mutation's typed error; each domain adds its code."""
+    field = None if error.field is None else ".".join(to_camel_case(part) for part in error.field.split("."))
+    return {"field": field, "message": error.message, "info": error.info}

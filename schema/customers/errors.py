@@ -6,9 +6,9 @@ from enum import Enum
 
 import strawberry
 from strawberry.scalars import JSON
-from strawberry.utils.str_converters import to_camel_case
 
 from datasources.errors import DomainError
+from schema.errors import typed_error_fields
 
 
 @strawberry.enum(description="Why a customer or address operation was refused.")
@@ -28,14 +28,4 @@ class CustomerError:
 
     @classmethod
     def of(cls, error: DomainError) -> CustomerError:
-        return cls(
-            field=graphql_path(error.field),
-            code=CustomerErrorCode(error.code),
-            message=error.message,
-            info=JSON(error.info),
-        )
-
-
-def graphql_path(field: str | None) -> str | None:
-    """`contact_address.postal_code` -> `contactAddress.postalCode`."""
-    return None if field is None else ".".join(to_camel_case(part) for part in field.split("."))
+        return cls(code=CustomerErrorCode(error.code), **typed_error_fields(error))

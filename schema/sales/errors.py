@@ -8,7 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from datasources.errors import DomainError
-from schema.customers.errors import graphql_path
+from schema.errors import typed_error_fields
 
 
 @strawberry.enum(description="Why an offer or order operation was refused.")
@@ -28,9 +28,4 @@ class SalesError:
 
     @classmethod
     def of(cls, error: DomainError) -> SalesError:
-        return cls(
-            field=graphql_path(error.field),
-            code=SalesErrorCode(error.code),
-            message=error.message,
-            info=JSON(error.info),
-        )
+        return cls(code=SalesErrorCode(error.code), **typed_error_fields(error))
