@@ -28,8 +28,6 @@ HEADER_LENGTHS = {
     "cost_unit": 6,
 }
 POSITION_LENGTHS = {"article_number": 15, "text": 2048, "packaging_unit": 30}
-# Reserved names of payment entries, documented for the shop: they let the ERP assign payments later.
-RESERVED_PAYMENT_NAMES = ("Dienstleister", "TransID", "payment_method")
 
 
 def text(values: Mapping[str, Any], name: str, limit: int, *, path: str = "") -> str | None:
@@ -175,6 +173,8 @@ def validate_changes(entries: Sequence[Mapping[str, Any]]) -> list[PositionChang
 
 
 def validate_payments(entries: Sequence[Mapping[str, Any]] | None) -> list[PaymentInput]:
+    """Zahlung entries, kept as sent. The reserved names Dienstleister, TransID and payment_method are
+    ordinary entries here; the ERP assigns payments by them later."""
     payments = []
     for index, entry in enumerate(entries or ()):
         path = f"payments.{index}."
