@@ -149,6 +149,10 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
         add_positions(session, offer, added, first_number=last + 1)
 
 
+# What an order made from an offer does not take over from it.
+_NOT_INHERITED = {"id", "kind", "number", "status", "order_number", "offer_number", "created_by", "captured_at"}
+
+
 async def convert_offer(
     session: AsyncSession,
     offer_number: str | None,
@@ -175,8 +179,7 @@ async def convert_offer(
         **{
             column.key: getattr(offer, column.key)
             for column in SalesDocument.__table__.columns
-            if column.key not in {"id", "kind", "number", "status", "order_number", "offer_number", "created_by"}
-            and column.key != "captured_at"
+            if column.key not in _NOT_INHERITED
         },
         kind=ORDER,
         number=await next_number(session, ORDER, SalesDocument.number),
