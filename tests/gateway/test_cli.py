@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -119,3 +120,50 @@ def test_a_command_is_required(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert exit_info.value.code == 2
     assert "usage: gateway" in capsys.readouterr().err
+
+
+class FakeUvicorn:
+    """Stands in for uvicorn.run: records how serve would start the server."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
+
+    def run(self, *args: object, **kwargs: object) -> None:
+        self.calls.append((args, kwargs))
+
+
+@pytest.fixture
+def uvicorn(monkeypatch: pytest.MonkeyPatch) -> FakeUvicorn:
+    import uvicorn as real
+
+    fake = FakeUvicorn()
+    monkeypatch.setattr(real, "run", fake.run)
+    return fake
+
+
+def test_serve_migrates_seeds_and_starts_the_app_factory(
+    db_file: Path, uvicorn: FakeUvicorn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GATEWAY_SECRET_KEY")
+    assert cli.main(["serve", "--host", "127.0.0.2", "--port", "8123", "--workers", "2"]) == 0
+    assert query(db_file, "SELECT count(*) FROM article") == [(cli.DEFAULT_DEMO_ARTICLES,)]
+    assert uvicorn.calls == [
+        (
+            ("gateway.app:create_app",),
+            {"factory": True, "host": "127.0.0.2", "port": 8123, "workers": 2, "log_level": "info"},
+        )
+    ]
+    # The workers are separate processes: they must all sign with the key kept beside the database.
+    key_file = db_file.with_name("cli.db.secret")
+    assert os.environ["GATEWAY_SECRET_KEY"] == key_file.read_text().strip()
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    printed = capsys.readouterr().out
+    assert "listening on http://127.0.0.2:8123" in printed
+    assert "GraphiQL: http://127.0.0.2:8123/graphql" in printed
+    assert "gateway users add" in printed
+
+
+def test_serve_without_demo_only_migrates(db_file: Path, uvicorn: FakeUvicorn) -> None:
+    assert cli.main(["serve", "--no-demo"]) == 0
+    assert query(db_file, "SELECT count(*) FROM article") == [(0,)]
+    assert len(uvicorn.calls) == 1
