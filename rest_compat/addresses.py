@@ -74,6 +74,7 @@ ADDRESS_INPUT = InputShape(
     }
 )
 SEARCH_FIELDS = {name: entry.target for name, entry in ADDRESS_INPUT.fields.items() if entry.kind is str}
+SEARCH_FIELDS_BACK = {target: name for name, target in SEARCH_FIELDS.items()}
 
 ROLES = {"KundKontakt": "contact", "KundLief": "delivery", "KundRech": "billing"}
 MAX_INT = 2**31 - 1  # a GraphQL Int
@@ -155,6 +156,3 @@ async def address_search(request: Request) -> Response:
             }
         }
     )
-
-
-SEARCH_FIELDS_BACK = {target: name for name, target in SEARCH_FIELDS.items()}

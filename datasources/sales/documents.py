@@ -71,14 +71,14 @@ async def locked_customer(session: AsyncSession, number: str, *, field: str = "c
     return customer
 
 
-async def document_view(session: AsyncSession, currency: str | None, customer: Customer | None) -> CatalogueView:
-    """Language, currency and price-list chain for pricing a document."""
-    return await resolve_view(session, currency=currency, customer_number=customer.number if customer else None)
+async def document_view(session: AsyncSession, currency: str | None, customer_number: str | None) -> CatalogueView:
+    """Language, currency and price-list chain for pricing a document of the customer (None: a template)."""
+    return await resolve_view(session, currency=currency, customer_number=customer_number)
 
 
 async def create_document(session: AsyncSession, kind: str, data: DocumentInput, *, user: str) -> SalesDocument:
     customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
-    view = await document_view(session, data.header.currency, customer)
+    view = await document_view(session, data.header.currency, data.header.customer_number)
     if await session.get(Currency, view.currency) is None:
         raise InvalidInput(f"{view.currency} is not a currency of the ERP", field="currency")
     priced = await price_positions(session, data.positions, view)

@@ -10,7 +10,6 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
-from datasources.catalogue.view import resolve_view
 from datasources.customers.validation import validate_address
 from datasources.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from datasources.models import Customer, DocumentPosition, SalesDocument
@@ -19,6 +18,7 @@ from datasources.sales.documents import (
     ADDRESS_ROLES,
     add_payments,
     add_positions,
+    document_view,
     locked_customer,
     set_addresses,
     update_totals,
@@ -39,7 +39,7 @@ async def _offer(session: AsyncSession, number: str, field: str = "offer_number"
 
 async def _differences(session: AsyncSession, offer: SalesDocument, customer: Customer) -> list[str]:
     """What stops a template offer from going to the customer: price list, KTNr, WUSTCode, currency."""
-    view = await resolve_view(session, currency=offer.currency, customer_number=customer.number)
+    view = await document_view(session, offer.currency, customer.number)
     differs = []
     if view.price_list_ids and offer.price_list_id != view.price_list_ids[0]:
         differs.append("price list")
@@ -109,8 +109,7 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
         p.position_number: p
         for p in await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == offer.id))
     }
-    customer = await session.get(Customer, offer.customer_number) if offer.customer_number else None
-    view = await resolve_view(session, currency=offer.currency, customer_number=customer.number if customer else None)
+    view = await document_view(session, offer.currency, offer.customer_number)
     additions: list[PositionInput] = []
     addition_indexes: list[int] = []
     for index, change in enumerate(changes):

@@ -6,6 +6,7 @@ back as a typed error naming the field, the same for GraphQL and REST clients.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import strawberry
@@ -15,6 +16,11 @@ from strawberry.types.unset import UNSET
 def given(data: object) -> dict[str, Any]:
     """The fields a client sent (null included, as it clears a value); unsent ones are left out."""
     return {name: value for name, value in vars(data).items() if value is not UNSET}
+
+
+def given_each(items: Sequence[object] | None) -> list[dict[str, Any]] | None:
+    """`given` of every entry of an input list; None when the list was not sent (or sent as null)."""
+    return None if items is UNSET or items is None else [given(item) for item in items]
 
 
 @strawberry.input(description="An input address record.")

@@ -8,7 +8,7 @@ from typing import Any
 import strawberry
 from strawberry.types.unset import UNSET
 
-from schema.customers.inputs import AddressInput, given
+from schema.customers.inputs import AddressInput, given, given_each
 
 
 @strawberry.input(description="A position of a new document.")
@@ -63,10 +63,10 @@ class DocumentInput:
         return addresses_of(self)
 
     def position_values(self) -> list[dict[str, Any]] | None:
-        return None if self.positions in (UNSET, None) else [given(p) for p in self.positions]
+        return given_each(self.positions)
 
     def payment_values(self) -> list[dict[str, Any]] | None:
-        return None if self.payments in (UNSET, None) else [given(p) for p in self.payments]
+        return given_each(self.payments)
 
 
 def addresses_of(data: object) -> dict[str, dict[str, Any] | None]:

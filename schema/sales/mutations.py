@@ -14,7 +14,7 @@ from datasources.errors import DomainError
 from datasources.sales import documents, offers, orders
 from datasources.sales.records import OFFER, ORDER
 from schema.context import Context
-from schema.customers.inputs import given
+from schema.customers.inputs import given, given_each
 from schema.permissions import IsShop
 from schema.sales.errors import SalesError
 from schema.sales.inputs import DocumentInput, OfferConvertInput, OfferUpdateInput, addresses_of
@@ -103,7 +103,7 @@ class SalesMutation:
         permission_classes=[IsShop],
     )
     async def offer_update(self, info: strawberry.Info[Context], number: str, input: OfferUpdateInput) -> OfferPayload:
-        positions = None if input.positions in (UNSET, None) else [given(p) for p in input.positions]
+        positions = given_each(input.positions)
         customer = None if input.customer_number is UNSET else input.customer_number
         try:
             await _in_transaction(
@@ -122,7 +122,7 @@ class SalesMutation:
     )
     async def offer_convert(self, info: strawberry.Info[Context], input: OfferConvertInput) -> OrderPayload:
         values = given(input)
-        payments = None if input.payments in (UNSET, None) else [given(p) for p in input.payments]
+        payments = given_each(input.payments)
         try:
             number = await _in_transaction(
                 info,
