@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event
@@ -20,6 +20,7 @@ class QueryStats:
     statements: int = 0
     seconds: float = 0.0
     graphql_seconds: float = 0.0
+    graphql_paths: list[str] = field(default_factory=list)  # the executor path of each operation
 
 
 current_stats: ContextVar[QueryStats | None] = ContextVar("current_stats", default=None)

@@ -14,6 +14,7 @@ from strawberry.extensions import (
     ValidationCache,
 )
 from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext, ExecutionResult
 
@@ -22,6 +23,7 @@ from schema.customers.mutations import CustomerMutation
 from schema.customers.queries import CustomerQuery
 from schema.einvoice.mutations import EInvoiceMutation
 from schema.errors import with_codes
+from schema.execution import CompilingExecutor, PlanCache
 from schema.logs.mutations import LogsMutation
 from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
@@ -33,12 +35,23 @@ from schema.timing import ExecutionTiming
 MAX_DEPTH = 10
 MAX_ALIASES = 30
 MAX_TOKENS = 5000
+# Distinct documents whose compiled plans are kept: the REST layer builds a few dozen (per route and
+# `fields` choice); the rest is room for frontends' and analysts' queries.
+PLAN_CACHE_SIZE = 512
 
 Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
 Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation))
 
 
 class Schema(strawberry.Schema):
+    def __init__(self, *args: Any, compiled: bool = True, **kwargs: Any) -> None:
+        # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
+        # measured against).
+        executor = CompilingExecutor if compiled else StrawberryGraphQLCoreExecutionContext
+        super().__init__(*args, execution_context_class=executor, **kwargs)
+        # Compiled plans of this schema's query documents (schema/execution), by document hash.
+        self.plans = PlanCache(maxsize=PLAN_CACHE_SIZE)
+
     async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
         result = await super().execute(*args, **kwargs)
         if result.errors:
@@ -52,8 +65,9 @@ class Schema(strawberry.Schema):
         return
 
 
-def build_schema() -> Schema:
+def build_schema(*, compiled: bool = True) -> Schema:
     return Schema(
+        compiled=compiled,
         query=Query,
         mutation=Mutation,
         config=StrawberryConfig(scalar_map=SCALARS),

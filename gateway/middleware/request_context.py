@@ -68,10 +68,10 @@ class RequestContextMiddleware:
 
 
 def server_timing(stats: QueryStats) -> str:
-    return (
-        f'db;dur={stats.seconds * 1000:.1f};desc="{stats.statements} queries", '
-        f"graphql;dur={stats.graphql_seconds * 1000:.1f}"
-    )
+    graphql = f"graphql;dur={stats.graphql_seconds * 1000:.1f}"
+    if stats.graphql_paths:  # which executor ran the request's operations: compiled, graphql-core, ...
+        graphql += f';desc="{", ".join(stats.graphql_paths)}"'
+    return f'db;dur={stats.seconds * 1000:.1f};desc="{stats.statements} queries", {graphql}'
 
 
 def _request_id(scope: Scope) -> str:

@@ -14,7 +14,7 @@ from rest_compat import articles as rest_articles
 from tests.factories import Factory
 
 GENERATED_ID = re.compile(r"[0-9a-f]{32}")
-SERVER_TIMING = re.compile(r'db;dur=(\d+\.\d+);desc="(\d+) queries", graphql;dur=(\d+\.\d+)')
+SERVER_TIMING = re.compile(r'db;dur=(\d+\.\d+);desc="(\d+) queries", graphql;dur=(\d+\.\d+);desc="([^"]+)"')
 LEAK = "secret /etc/passwd SELECT"
 
 
@@ -97,6 +97,7 @@ async def test_server_timing_counts_the_queries(
     assert timing is not None, listed.headers["Server-Timing"]
     assert int(timing[2]) > 0
     assert float(timing[3]) > 0
+    assert timing[4] == "compiled"  # the executor path the operation took
     # Refused before any route runs: no SQL, no GraphQL.
     assert refused.headers["Server-Timing"] == 'db;dur=0.0;desc="0 queries", graphql;dur=0.0'
 

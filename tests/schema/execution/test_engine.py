@@ -1,0 +1,78 @@
+"""The executor paths: compiled, graphql-core for what is not compiled, and graphql-core after a divergence."""
+
+from __future__ import annotations
+
+import pytest
+
+from datasources.database import Database
+from schema.execution import FALLBACK, GRAPHQL_CORE
+from tests.schema.execution.differential import assert_same, compiled_schema, execute
+
+pytestmark = pytest.mark.usefixtures("catalogue")
+
+ARTICLE = "query($n: String!) { article(number: $n) { number designation prices { amount } } }"
+
+
+async def test_a_query_runs_compiled(db: Database) -> None:
+    result = await assert_same(db, ARTICLE, {"n": "A-100"})
+    assert result.data == {
+        "article": {
+            "number": "A-100",
+            "designation": "Hammer",
+            "prices": [{"amount": 12.5}, {"amount": 11.0}, {"amount": 9.9}],
+        }
+    }
+
+
+async def test_a_resolver_that_raises_is_answered_by_graphql_core(db: Database) -> None:
+    result = await assert_same(db, "{ mediaContent(id: 999999) { fileName } }", path=FALLBACK)
+    assert result.data is None
+    assert result.errors is not None
+    assert [(e.message, e.path, e.extensions) for e in result.errors] == [
+        ("media record 999999 does not exist", ["mediaContent"], {"code": "not_found", "info": {}, "field": "id"})
+    ]
+
+
+async def test_a_denied_permission_is_answered_by_graphql_core(db: Database) -> None:
+    result = await assert_same(db, ARTICLE, {"n": "A-100"}, path=FALLBACK, user=None)
+    assert result.data == {"article": None}
+    assert result.errors is not None
+    assert result.errors[0].extensions == {"code": "insufficient_scope"}
+    assert result.errors[0].path == ["article"]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "{ __schema { queryType { name } } }",
+        '{ __type(name: "Article") { name fields { name } } }',
+        "{ article(number: \"A-100\") { number } __schema { types { name } } }",
+    ],
+)
+async def test_introspection_runs_through_graphql_core(db: Database, document: str) -> None:
+    await assert_same(db, document, path=GRAPHQL_CORE)
+
+
+async def test_typename_and_aliases_are_compiled(db: Database) -> None:
+    document = '{ a: article(number: "A-100") { __typename n: number t: __typename } b: __typename }'
+    result = await assert_same(db, document)
+    assert result.data == {"a": {"__typename": "Article", "n": "A-100", "t": "Article"}, "b": "Query"}
+
+
+async def test_skip_and_include_plans_follow_the_variables(db: Database) -> None:
+    document = (
+        "query($with: Boolean!, $without: Boolean!) { article(number: \"A-100\") {"
+        " number designation @include(if: $with) group @skip(if: $without) } }"
+    )
+    for given in ({"with": True, "without": False}, {"with": False, "without": True}, {"with": True, "without": True}):
+        await assert_same(db, document, given)
+    # Three outcomes, three plans of one document.
+    assert len(compiled_schema().plans) >= 1
+
+
+async def test_a_mutation_runs_once_through_graphql_core(db: Database) -> None:
+    document = "mutation { logFilesDelete { deletedCount } }"
+    result, paths = await execute(compiled_schema(), db, document)
+    assert paths == [GRAPHQL_CORE]
+    assert result.errors is not None  # the shop scope may not delete log files
+    assert result.errors[0].extensions == {"code": "insufficient_scope"}
