@@ -103,11 +103,9 @@ PLAN_STATUSES = ("N", "O", "A")
 @lru_cache(maxsize=64)
 def detail_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     shape = CUSTOMER.select(fields)
-    document = (
-        "query Customer($number: String!, $order: Int!, $status: PlanStatus) "
-        f"{{ customer(number: $number) {shape.selection()} }}"
-    )
-    return shape, document
+    # GraphQL refuses declared variables that are never used: the order list's only when it is selected.
+    declared = "$number: String!, $order: Int!, $status: PlanStatus" if "Auftrag" in shape.fields else "$number: String!"
+    return shape, f"query Customer({declared}) {{ customer(number: $number) {shape.selection()} }}"
 
 
 async def customer_create(request: Request) -> Response:
