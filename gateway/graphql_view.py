@@ -1,17 +1,29 @@
-"""/graphql: Strawberry's ASGI view with GraphiQL, using the same typed context as the REST layer."""
+"""/graphql: Strawberry's ASGI view with GraphiQL, using the same typed context as the REST layer, and
+Apollo's automatic persisted queries (schema/execution/persisted.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from cross_web import HTTPException as TransportError
+from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLRequestData
+from strawberry.http.base import BaseRequestProtocol
+from strawberry.types import ExecutionResult
 
 from gateway.errors import error_response
 from rest_compat.errors import ApiError
 from schema.context import Context
+from schema.execution.persisted import InvalidPersistedQuery, PersistedQueries, PersistedQueryNotFound
+
+# Documents kept for persisted-query hashes, per process.
+PERSISTED_QUERIES = 1024
 
 # Transport failures (bad content type, malformed JSON, no query) get the contract's error body too.
 _CODES = {405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
@@ -25,6 +37,39 @@ def _code(error: TransportError) -> str:
 
 
 class GraphQLView(GraphQL[Context, None]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.persisted = PersistedQueries(PERSISTED_QUERIES)
+
+    def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
+        # A GET with only a persisted query's hash (no `query`) is an operation, not a browser.
+        return super().should_render_graphql_ide(request) and request.query_params.get("extensions") is None
+
+    async def execute_single(
+        self,
+        request: Request,
+        request_adapter: Any,
+        sub_response: Response,
+        context: Context,
+        root_value: None,
+        request_data: GraphQLRequestData,
+    ) -> ExecutionResult:
+        try:
+            query = self.persisted.document(request_data.query, request_data.extensions)
+        except PersistedQueryNotFound as missing:
+            error = GraphQLError(missing.message, extensions={"code": missing.code})
+            return ExecutionResult(data=None, errors=[error])
+        except InvalidPersistedQuery as invalid:
+            raise TransportError(400, str(invalid)) from None
+        return await super().execute_single(
+            request=request,
+            request_adapter=request_adapter,
+            sub_response=sub_response,
+            context=context,
+            root_value=root_value,
+            request_data=replace(request_data, query=query),
+        )
+
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         assert isinstance(request, Request)
         return Context.from_request(request)

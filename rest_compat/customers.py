@@ -104,7 +104,9 @@ PLAN_STATUSES = ("N", "O", "A")
 def detail_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     shape = CUSTOMER.select(fields)
     # GraphQL refuses declared variables that are never used: the order list's only when it is selected.
-    declared = "$number: String!, $order: Int!, $status: PlanStatus" if "Auftrag" in shape.fields else "$number: String!"
+    declared = (
+        "$number: String!, $order: Int!, $status: PlanStatus" if "Auftrag" in shape.fields else "$number: String!"
+    )
     return shape, f"query Customer({declared}) {{ customer(number: $number) {shape.selection()} }}"
 
 

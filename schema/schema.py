@@ -47,8 +47,8 @@ class Schema(strawberry.Schema):
     def __init__(self, *args: Any, compiled: bool = True, **kwargs: Any) -> None:
         # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
         # measured against).
-        executor = CompilingExecutor if compiled else StrawberryGraphQLCoreExecutionContext
-        super().__init__(*args, execution_context_class=executor, **kwargs)
+        kwargs["execution_context_class"] = CompilingExecutor if compiled else StrawberryGraphQLCoreExecutionContext
+        super().__init__(*args, **kwargs)
         # Compiled plans of this schema's query documents (schema/execution), by document hash.
         self.plans = PlanCache(maxsize=PLAN_CACHE_SIZE)
 

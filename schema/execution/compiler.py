@@ -115,7 +115,7 @@ class Compiler:
         non_null = isinstance(output_type, GraphQLNonNull)
         inner = output_type.of_type if isinstance(output_type, GraphQLNonNull) else output_type
         if is_leaf_type(inner):
-            exact, output = leaf_output(inner, non_null)  # type: ignore[arg-type]
+            exact, output = leaf_output(inner, non_null)
             return lambda value, path, run: value if value.__class__ is exact else output(value)
         if is_list_type(inner):
             assert isinstance(inner, GraphQLList)
@@ -148,7 +148,9 @@ class Compiler:
 
         return values
 
-    def _object_completion(self, object_type: GraphQLObjectType, details: list[FieldDetails], non_null: bool) -> Complete:
+    def _object_completion(
+        self, object_type: GraphQLObjectType, details: list[FieldDetails], non_null: bool
+    ) -> Complete:
         if object_type.is_type_of is not None:
             raise Unsupported(f"{object_type.name} has is_type_of")
         executor = self.executor
@@ -181,6 +183,6 @@ def _items(value: Any, non_null: bool) -> list[Any] | tuple[Any, ...] | None:
             raise Diverged("null for a non-null list")
         return None
     if value.__class__ is list or value.__class__ is tuple:
-        return value  # type: ignore[no-any-return]
+        return value
     # Other iterables, async iterables and errors: graphql-core knows what to make of them.
     raise Diverged("a list value that is not a list")

@@ -11,7 +11,7 @@ Each operation records the path it took in the request's statistics (Server-Timi
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Any, cast
 
 from graphql import ExecutionResult, OperationType
 from graphql.pyutils import AwaitableOrValue
@@ -27,10 +27,6 @@ log = logging.getLogger("gateway.graphql.execution")
 COMPILED = "compiled"
 GRAPHQL_CORE = "graphql-core"
 FALLBACK = "compiled+graphql-core"  # the compiled run diverged; graphql-core answered
-
-
-class HasPlans(Protocol):
-    plans: PlanCache
 
 
 class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -61,7 +57,9 @@ class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
             log.debug("compiled run diverged (%r); graphql-core runs the query", diverged)
             _record(FALLBACK)
             result = super().execute_operation()
-            return await result if self.is_awaitable(result) else result  # type: ignore[no-any-return]
+            if self.is_awaitable(result):
+                result = await result
+            return cast(ExecutionResult, result)
         _record(COMPILED)
         return self.build_response(data)  # type: ignore[return-value]
 

@@ -79,11 +79,11 @@ _BUILT_IN = (GraphQLString, GraphQLID, GraphQLBoolean, GraphQLInt, GraphQLFloat)
 def _int(value: Any) -> int | None:
     # What serialize_int returns unchanged; None: let the full coercion decide (and maybe fail).
     if value.__class__ is int and GRAPHQL_MIN_INT <= value <= GRAPHQL_MAX_INT:
-        return value  # type: ignore[no-any-return]
+        return value
     return None
 
 
 def _float(value: Any) -> float | None:
     if value.__class__ is float and math.isfinite(value):
-        return value  # type: ignore[no-any-return]
+        return value
     return None

@@ -116,9 +116,7 @@ def _direct_resolver(site: FieldSite, field: StrawberryField, schema: Strawberry
     def call(source: Any, run: Run, path: Path) -> Any:
         info = info_for(run, path) if info_name is not None or arguments is not None else None
         kwargs: dict[str, Any] = (
-            {}
-            if arguments is None
-            else convert_arguments(site.raw_arguments(run), arguments, scalars, config, info)
+            {} if arguments is None else convert_arguments(site.raw_arguments(run), arguments, scalars, config, info)
         )
         for name in source_names:
             kwargs[name] = source

@@ -46,7 +46,7 @@ async def test_a_denied_permission_is_answered_by_graphql_core(db: Database) -> 
     [
         "{ __schema { queryType { name } } }",
         '{ __type(name: "Article") { name fields { name } } }',
-        "{ article(number: \"A-100\") { number } __schema { types { name } } }",
+        '{ article(number: "A-100") { number } __schema { types { name } } }',
     ],
 )
 async def test_introspection_runs_through_graphql_core(db: Database, document: str) -> None:
@@ -61,7 +61,7 @@ async def test_typename_and_aliases_are_compiled(db: Database) -> None:
 
 async def test_skip_and_include_plans_follow_the_variables(db: Database) -> None:
     document = (
-        "query($with: Boolean!, $without: Boolean!) { article(number: \"A-100\") {"
+        'query($with: Boolean!, $without: Boolean!) { article(number: "A-100") {'
         " number designation @include(if: $with) group @skip(if: $without) } }"
     )
     for given in ({"with": True, "without": False}, {"with": False, "without": True}, {"with": True, "without": True}):

@@ -58,7 +58,9 @@ class DifferentialExecutor(Executor):
         reference = None
         if paths != [GRAPHQL_CORE]:  # a query (mutations are never run twice)
             fresh = replace(context)  # new loaders: nothing cached from the compiled run
-            other = await reference_schema().execute(document, variable_values=dict(variables or {}), context_value=fresh)
+            other = await reference_schema().execute(
+                document, variable_values=dict(variables or {}), context_value=fresh
+            )
             reference = response(other)
         self.checked.append(Checked(document, paths, response(result), reference))
         return result
@@ -135,7 +137,11 @@ def _requests(shop: Shop) -> list[str]:
     paths += [f"/www/artikelmediadaten/{shop.media}", f"/www/artikelmediadaten/{shop.media}?typ=Text"]
     paths += [f"/www/kunden/{customer}", f"/www/kunden/{customer}?order=5&status=O"]
     paths += [f"/www/kunden/{customer}?fields={name}" for name in _fields(CUSTOMER.fields)]
-    paths += [f"/www/adressen?debinr={customer}", f"/www/adressen/{shop.address}", f"/www/adressensuche?EmailAdress={shop.email}"]
+    paths += [
+        f"/www/adressen?debinr={customer}",
+        f"/www/adressen/{shop.address}",
+        f"/www/adressensuche?EmailAdress={shop.email}",
+    ]
     paths += [f"/www/auftrag/{shop.order}", f"/www/offerte?OffertNr={shop.offer}"]
     paths += ["/www/artikel/NO-SUCH-ARTICLE", "/www/kunden/99999999", "/www/adressen/987654", "/www/auftrag/1"]
     return paths

@@ -1,0 +1,105 @@
+"""/graphql: compiled plans, and Apollo's automatic persisted queries (a hash instead of the document)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.usefixtures("catalogue")
+
+QUERY = '{ article(number: "A-100") { number designation } }'
+DATA = {"article": {"number": "A-100", "designation": "Hammer"}}
+NOT_FOUND = {
+    "data": None,
+    "errors": [{"message": "PersistedQueryNotFound", "extensions": {"code": "PERSISTED_QUERY_NOT_FOUND"}}],
+}
+
+
+def persisted(document: str, version: int = 1) -> dict[str, Any]:
+    return {"persistedQuery": {"version": version, "sha256Hash": hashlib.sha256(document.encode()).hexdigest()}}
+
+
+async def post(client: httpx.AsyncClient, auth: dict[str, str], **payload: Any) -> httpx.Response:
+    return await client.post("/graphql", json=payload, headers=auth)
+
+
+async def test_queries_run_on_compiled_plans(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    response = await post(client, auth, query=QUERY)
+    assert response.status_code == 200
+    assert response.json() == {"data": DATA}
+    assert response.headers["Server-Timing"].endswith('desc="compiled"')
+
+
+async def test_introspection_runs_on_graphql_core(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    response = await post(client, auth, query='{ __type(name: "Price") { name } }')
+    assert response.json() == {"data": {"__type": {"name": "Price"}}}
+    assert response.headers["Server-Timing"].endswith('desc="graphql-core"')
+
+
+async def test_an_unknown_hash_asks_for_the_document(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    response = await post(client, auth, extensions=persisted(QUERY))
+    assert response.status_code == 200
+    assert response.json() == NOT_FOUND
+
+
+async def test_a_hash_sent_with_its_document_is_kept(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    first = await post(client, auth, query=QUERY, extensions=persisted(QUERY))
+    assert first.json() == {"data": DATA}
+    again = await post(client, auth, extensions=persisted(QUERY))
+    assert again.json() == {"data": DATA}
+    assert again.headers["Server-Timing"].endswith('desc="compiled"')
+
+
+async def test_get_requests_can_send_the_hash(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    document = "query($n: String!) { article(number: $n) { number } }"
+    extensions = json.dumps(persisted(document))
+    variables = json.dumps({"n": "A-200"})
+    missing = await client.get("/graphql", params={"extensions": extensions, "variables": variables}, headers=auth)
+    assert missing.json() == NOT_FOUND
+    params = {"query": document, "extensions": extensions, "variables": variables}
+    assert (await client.get("/graphql", params=params, headers=auth)).json() == {
+        "data": {"article": {"number": "A-200"}}
+    }
+    hit = await client.get("/graphql", params={"extensions": extensions, "variables": variables}, headers=auth)
+    assert hit.json() == {"data": {"article": {"number": "A-200"}}}
+
+
+@pytest.mark.parametrize(
+    ("extensions", "description"),
+    [
+        (persisted("{ other }"), "provided sha does not match query"),
+        (persisted(QUERY, version=2), "Unsupported persisted query version"),
+        (
+            {"persistedQuery": {"version": 1, "sha256Hash": "ABC"}},
+            "extensions.persistedQuery.sha256Hash must be a SHA-256 in lower-case hex",
+        ),
+        ({"persistedQuery": "abc"}, "extensions.persistedQuery must be an object"),
+    ],
+)
+async def test_a_bad_persisted_query_is_a_bad_request(
+    client: httpx.AsyncClient, auth: dict[str, str], extensions: dict[str, Any], description: str
+) -> None:
+    response = await post(client, auth, query=QUERY, extensions=extensions)
+    assert response.status_code == 400
+    assert response.json() == {
+        "success": False,
+        "error": "invalid_request",
+        "error_description": description,
+        "info": {},
+    }
+
+
+async def test_the_request_limits_apply_to_persisted_documents(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    aliases = " ".join(f"a{i}: __typename" for i in range(31))
+    document = f"{{ {aliases} }}"
+    await post(client, auth, query=document, extensions=persisted(document))
+    response = await post(client, auth, extensions=persisted(document))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["data"] is None
+    assert body["errors"][0]["extensions"] == {"code": "invalid_request"}
+    assert "aliases" in body["errors"][0]["message"]
