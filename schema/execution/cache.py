@@ -8,6 +8,7 @@ cannot plan is remembered as such (None), so it is not compiled again on every r
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,8 @@ from schema.execution.plan import ObjectPlan
 if TYPE_CHECKING:
     from graphql.execution import Executor
     from strawberry.schema import Schema as StrawberrySchema
+
+log = logging.getLogger("gateway.graphql.execution")
 
 # Beyond this many @skip/@include outcomes of one document, further ones are compiled but not kept.
 MAX_VARIANTS = 16
@@ -50,6 +53,11 @@ class CompiledOperation:
         try:
             plan = Compiler(executor, schema).operation_plan()
         except Unsupported:
+            plan = None
+        except Exception:
+            # A compiler bug must not cost the answer: graphql-core runs the operation, and the log says why.
+            name = executor.operation.name
+            log.exception("compiling %s failed; graphql-core runs it", name.value if name else "an operation")
             plan = None
         if len(self.variants) < MAX_VARIANTS:
             self.variants[outcome] = plan
