@@ -6,13 +6,9 @@ from typing import Any
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import (
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    ParserCache,
-    QueryDepthLimiter,
-    ValidationCache,
-)
+from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ParserCache, ValidationCache
+from strawberry.extensions.max_aliases import create_validator as aliases_rule
+from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.tools import merge_types
@@ -38,6 +34,16 @@ MAX_TOKENS = 5000
 # Distinct documents whose compiled plans are kept: the REST layer builds a few dozen (per route and
 # `fields` choice); the rest is room for frontends' and analysts' queries.
 PLAN_CACHE_SIZE = 512
+
+# The depth and alias rules, made once: the validation cache is keyed by the rule classes, and
+# QueryDepthLimiter/MaxAliasesLimiter made per request make new classes each time (never a cache hit).
+LIMIT_RULES = (depth_rule(MAX_DEPTH, None), aliases_rule(MAX_ALIASES))
+
+
+class RequestLimits(AddValidationRules):
+    def __init__(self) -> None:
+        super().__init__(list(LIMIT_RULES))
+
 
 Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
 Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation))
@@ -74,8 +80,7 @@ def build_schema(*, compiled: bool = True) -> Schema:
         extensions=[
             ExecutionTiming,
             # Factories: a fresh extension per request; the parse/validation caches are module-wide.
-            lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
-            lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+            RequestLimits,
             lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
             lambda: ParserCache(maxsize=512),
             lambda: ValidationCache(maxsize=512),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import strawberry.schema.schema as strawberry_schema_module
 
 from datasources.database import Database
 from schema.execution import FALLBACK, GRAPHQL_CORE
@@ -76,3 +77,33 @@ async def test_a_mutation_runs_once_through_graphql_core(db: Database) -> None:
     assert paths == [GRAPHQL_CORE]
     assert result.errors is not None  # the shop scope may not delete log files
     assert result.errors[0].extensions == {"code": "insufficient_scope"}
+
+
+async def test_a_document_is_validated_once_across_requests(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    validated: list[object] = []
+    real = strawberry_schema_module.validate
+
+    def counting(*args: object, **kwargs: object) -> object:
+        validated.append(args[1])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strawberry_schema_module, "validate", counting)
+    document = '{ article(number: "A-100") { number unit } }'
+    for _ in range(3):
+        await execute(compiled_schema(), db, document)
+    assert len(validated) == 1
+
+
+async def test_the_limits_apply_before_anything_runs(db: Database) -> None:
+    aliases = " ".join(f"a{i}: __typename" for i in range(31))
+    result, paths = await execute(compiled_schema(), db, f"{{ {aliases} }}")
+    assert paths == []  # no executor ran
+    assert result.errors is not None
+    assert [e.message for e in result.errors] == ["31 aliases found. Allowed: 30"]
+    tokens = "{ " + "__typename " * 5000 + "}"
+    result, paths = await execute(compiled_schema(), db, tokens)
+    assert paths == []
+    assert result.errors is not None
+    assert [e.message for e in result.errors] == [
+        "Syntax Error: Document contains more than 5000 tokens. Parsing aborted."
+    ]
