@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from graphql.execution import Executor
 from graphql.pyutils import Path
 
+from schema.execution.driver import settle
 from schema.execution.errors import Diverged
 from schema.execution.plan import ObjectPlan, ResolvedField
 
@@ -67,7 +68,7 @@ class Run:
 
     async def _next_level(self) -> None:
         level, self.pending = self.pending, []
-        values = await asyncio.gather(*(p.awaitable for p in level), return_exceptions=True)
+        values = await settle([p.awaitable for p in level])
         for pending, value in zip(level, values, strict=True):
             if isinstance(value, BaseException):
                 raise Diverged("a resolver raised") from value
