@@ -1,16 +1,25 @@
-"""Benchmark: what the GraphQL layer costs on a full 100-article catalogue page.
+"""Benchmark: what the GraphQL layer costs on a full catalogue page, with graphql-core and with compiled plans.
 
-Builds a demo catalogue (20,000 articles by default) in a throwaway database, then times the page
-`GET /www/artikel?limit=100` (every field of the REST article structure) three ways:
+Builds a demo catalogue (20,000 articles by default) in a throwaway database, then times the pages
+`GET /www/artikel?limit=100` and `?limit=1000` (every field of the REST article structure) four ways:
 
-  direct   the data layer's batched Core queries -> the REST body as plain dicts -> orjson
-  graphql  the GraphQL document the REST route runs, through the schema's executor (+ orjson)
-  rest     the whole REST route through the real ASGI app (auth, middleware, reshaping, Latin-1)
+  direct        the data layer's batched Core queries -> the REST body as plain dicts -> orjson
+  graphql-core  the GraphQL document the REST route runs, on graphql-core's executor alone (+ orjson)
+  compiled      the same document on the compiled plans (schema/execution) (+ orjson)
+  rest          the whole REST route through the real ASGI app (compiled plans, auth, middleware, reshaping)
 
-It checks first that the direct body equals the REST body, and that the REST route issues the same
-number of SQL statements at limit 10, 100 and 1000. Run it by hand from the project directory:
+It checks first, at both sizes, that the direct body equals the REST body, that graphql-core and the
+compiled plans give the same bytes, and that the compiled runs and the REST route did run compiled
+(Server-Timing `graphql;desc="compiled"`); after timing, that the REST route issues the same number of
+SQL statements at limit 10, 100 and 1000. It exits non-zero when any of these fails. Then it prints the
+executor's own share: compiling the document once, and executing it per page. Run it by hand from the
+project directory:
 
-    python bench/catalogue.py [--articles N] [--repeat R] [--database-url postgresql+asyncpg://...]
+    python bench/catalogue.py [--articles N] [--repeat R] [--repeat-1000 R] [--default-gc]
+                              [--database-url postgresql+asyncpg://...]
+
+The garbage collector is set as `gateway serve` sets it (gateway/collector.py), for every build alike;
+--default-gc keeps Python's defaults.
 
 With --database-url (PostgreSQL only) a throwaway database is created on that server and dropped at the
 end; the database named in the URL is only used to connect. Without it, a temporary SQLite file is used.
@@ -20,15 +29,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
+import gc
 import re
 import secrets
-import statistics
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +47,8 @@ import orjson
 from asgi_lifespan import LifespanManager
 
 # Run as a script: bench/ is on the path.
-from direct_page import BASE_URL, PAGE_PATH, PAGE_SIZE, DirectPage
+from direct_page import BASE_URL, PAGE_PATH, DirectPage
+from page_timing import PlanTimes, Run, Summary, in_process, plan_times, timed, with_stats
 from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -48,21 +57,28 @@ from datasources import demo, migrate
 from datasources.database import Database, create_database
 from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
+from gateway.collector import tune_for_server
 from gateway.settings import Settings
 from rest_compat.articles import list_operation
+from schema import execution
 from schema.context import Context
 from schema.execution import Executor
 from schema.permissions import Principal
 from schema.schema import build_schema
 
+PAGE_SIZES = (100, 1000)
 STATEMENT_LIMITS = (10, 100, 1000)
-Json = dict[str, Any]
-# The rows of the timing table.
+PLAN_RUNS = 10  # compilations of the document timed after the first
+# The rows of the timing tables.
 DIRECT = "direct SQL -> dict -> orjson"
-SQL = "  of which the SQL statements"
-GRAPHQL = "GraphQL (graphql-core)"
-REST = "REST route"
-Link = dict[str, str]
+GRAPHQL_CORE = "GraphQL, graphql-core only"
+COMPILED = "GraphQL, compiled plans"
+REST = "REST route (compiled plans)"
+RATIOS = (("compiled", COMPILED), ("REST", REST), ("graphql-core", GRAPHQL_CORE))  # x/direct, wall medians
+SERVER_TIMING = re.compile(
+    r'db;dur=(?P<sql>[\d.]+);desc="(?P<statements>\d+) queries", graphql;dur=[\d.]+;desc="(?P<paths>[^"]*)"'
+)
+Json = dict[str, Any]
 
 
 # --- options and the throwaway database ------------------------------------------------------------
@@ -71,7 +87,13 @@ Link = dict[str, str]
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
     parser.add_argument("--articles", type=_positive, default=20_000, help="catalogue size (20000)")
-    parser.add_argument("--repeat", type=_positive, default=20, help="timed runs per variant (20)")
+    parser.add_argument("--repeat", type=_positive, default=20, help="timed runs per build, 100-article page (20)")
+    parser.add_argument(
+        "--repeat-1000", type=_positive, default=10, help="timed runs per build, 1000-article page (10)"
+    )
+    parser.add_argument(
+        "--default-gc", action="store_true", help="Python's default collector settings, not the server's"
+    )
     parser.add_argument(
         "--database-url",
         type=_postgresql_url,
@@ -138,19 +160,22 @@ async def settle(db: Database) -> None:
             await conn.commit()
 
 
-# --- (b) graphql and (c) rest ----------------------------------------------------------------------
+# --- the builds: GraphQL, the REST route, and how each is run -------------------------------------
 
 
 @dataclass(frozen=True)
 class GraphQLPage:
+    """The document `GET /www/artikel?limit=N` runs (every field), with the route's variables for page 1."""
+
     executor: Executor
     db: Database
     log_dir: Path
+    limit: int
 
     async def result(self) -> Json:
         _, document = list_operation(None)  # the REST route's document for all fields
         variables = {
-            "limit": PAGE_SIZE,
+            "limit": self.limit,
             "offset": 0,
             "sort": None,
             "language": None,
@@ -180,45 +205,80 @@ async def rest_client(url: str, log_dir: Path) -> AsyncIterator[httpx.AsyncClien
             yield client
 
 
-async def rest_page(client: httpx.AsyncClient, limit: int = PAGE_SIZE) -> httpx.Response:
+async def rest_page(client: httpx.AsyncClient, limit: int) -> httpx.Response:
     response = await client.get(PAGE_PATH, params={"limit": limit})
     if response.status_code != 200:
         raise SystemExit(f"GET {PAGE_PATH}?limit={limit}: {response.status_code} {response.text[:500]}")
     return response
 
 
-def statement_count(response: httpx.Response) -> int:
-    timing = response.headers.get("server-timing", "")
-    match = re.search(r'db;dur=[\d.]+;desc="(\d+) queries"', timing)
-    if match is None:
-        raise SystemExit(f"no statement count in Server-Timing: {timing!r}")
-    return int(match.group(1))
+@dataclass(frozen=True)
+class ServerTiming:
+    """The request statistics a REST response carries in its Server-Timing header."""
+
+    sql_ms: float
+    statements: int
+    graphql_paths: str  # the executor path of each operation, comma-separated
+
+    @classmethod
+    def of(cls, response: httpx.Response) -> ServerTiming:
+        header = response.headers.get("server-timing", "")
+        match = SERVER_TIMING.fullmatch(header)
+        if match is None:
+            raise SystemExit(f"unexpected Server-Timing: {header!r}")
+        return cls(float(match["sql"]), int(match["statements"]), match["paths"])
 
 
-# --- checks, timing and figures --------------------------------------------------------------------
+def through_rest(client: httpx.AsyncClient, limit: int) -> Run:
+    async def run() -> float:
+        return ServerTiming.of(await rest_page(client, limit)).sql_ms
+
+    return run
 
 
-def first_difference(left: Any, right: Any, path: str = "") -> str | None:
+@dataclass(frozen=True)
+class Builds:
+    """The four builds of the first page of `limit` articles."""
+
+    limit: int
+    direct: DirectPage
+    graphql_core: GraphQLPage
+    compiled: GraphQLPage
+    client: httpx.AsyncClient
+
+    def runs(self) -> dict[str, Run]:
+        return {
+            DIRECT: in_process(self.direct.body),
+            GRAPHQL_CORE: in_process(self.graphql_core.body),
+            COMPILED: in_process(self.compiled.body),
+            REST: through_rest(self.client, self.limit),
+        }
+
+
+# --- checks ----------------------------------------------------------------------------------------
+
+
+def first_difference(left: Any, right: Any, names: tuple[str, str], path: str = "") -> str | None:
     """Where two parsed JSON values first differ, or None when they are equal."""
     if isinstance(left, dict) and isinstance(right, dict):
         for key in list(left) + [k for k in right if k not in left]:
             if key not in left or key not in right:
-                side = "direct" if key in left else "REST"
+                side = names[0] if key in left else names[1]
                 return f"{path}.{key}: only in the {side} body"
-            found = first_difference(left[key], right[key], f"{path}.{key}")
+            found = first_difference(left[key], right[key], names, f"{path}.{key}")
             if found:
                 return found
         return None
     if isinstance(left, list) and isinstance(right, list):
         if len(left) != len(right):
-            return f"{path}: {len(left)} entries (direct) vs {len(right)} (REST)"
+            return f"{path}: {len(left)} entries ({names[0]}) vs {len(right)} ({names[1]})"
         for index, (a, b) in enumerate(zip(left, right, strict=True)):
-            found = first_difference(a, b, f"{path}[{index}]")
+            found = first_difference(a, b, names, f"{path}[{index}]")
             if found:
                 return found
         return None
     if left != right or type(left) is not type(right):
-        return f"{path}: {left!r} (direct) vs {right!r} (REST)"
+        return f"{path}: {left!r} ({names[0]}) vs {right!r} ({names[1]})"
     return None
 
 
@@ -230,94 +290,122 @@ def leaf_count(value: Any) -> int:
     return 1
 
 
-async def timed(runs: dict[str, Callable[[], Awaitable[object]]], repeat: int) -> dict[str, list[float]]:
-    """Milliseconds per run, after one warm-up each; round-robin, so that load on the machine hits
-    every variant alike."""
-    for run in runs.values():
-        await run()
-    samples: dict[str, list[float]] = {label: [] for label in runs}
-    for _ in range(repeat):
-        for label, run in runs.items():
-            started = time.perf_counter()
-            await run()
-            samples[label].append((time.perf_counter() - started) * 1000)
-    return samples
-
-
-def p90(samples: Sequence[float]) -> float:
-    ordered = sorted(samples)
-    return ordered[math.ceil(0.9 * len(ordered)) - 1]  # nearest rank
-
-
-def timing_row(label: str, samples: Sequence[float]) -> str:
-    return f"  {label:<31}{statistics.median(samples):>8.1f} ms{p90(samples):>7.1f} ms"
-
-
-async def check_same_body(db: Database, client: httpx.AsyncClient) -> bytes:
-    """The REST body (bytes); exits when the direct body differs from it."""
-    rest = (await rest_page(client)).content
-    direct = orjson.loads(await DirectPage(db).body())
-    difference = first_difference(direct, orjson.loads(rest.decode("iso-8859-1")))
+async def check_page(builds: Builds) -> str:
+    """Exits unless the four builds give the same page and the compiled ones ran compiled; describes the page."""
+    limit = builds.limit
+    response = await rest_page(builds.client, limit)
+    rest_paths = ServerTiming.of(response).graphql_paths
+    if rest_paths != execution.COMPILED:
+        raise SystemExit(f"limit {limit}: the REST route's Server-Timing says desc={rest_paths!r}, not compiled")
+    rest = orjson.loads(response.content.decode("iso-8859-1"))
+    difference = first_difference(orjson.loads(await builds.direct.body()), rest, ("direct", "REST"))
     if difference:
-        print(f"direct and REST bodies differ at {difference}")
-        raise SystemExit(1)
-    return rest
+        raise SystemExit(f"limit {limit}: direct and REST bodies differ at {difference}")
+    reference = await builds.graphql_core.body()
+    compiled, stats = await with_stats(builds.compiled.body)
+    if stats.graphql_paths != [execution.COMPILED]:
+        raise SystemExit(f"limit {limit}: the compiled schema ran {stats.graphql_paths}")
+    if compiled != reference:
+        names = ("graphql-core", "compiled")
+        difference = first_difference(orjson.loads(reference), orjson.loads(compiled), names)
+        raise SystemExit(f"limit {limit}: graphql-core and compiled results differ: {difference or 'key order'}")
+    return f"{len(response.content) / 1024:,.0f} KB, {leaf_count(orjson.loads(reference)):,} leaf values"
 
 
 async def print_statement_counts(client: httpx.AsyncClient) -> bool:
-    counts = [statement_count(await rest_page(client, limit)) for limit in STATEMENT_LIMITS]
+    counts = [ServerTiming.of(await rest_page(client, limit)).statements for limit in STATEMENT_LIMITS]
     constant = len(set(counts)) == 1
     listed = ", ".join(f"limit {limit}: {count}" for limit, count in zip(STATEMENT_LIMITS, counts, strict=True))
     print(f"SQL statements per page: {listed} ({'constant' if constant else 'NOT constant'})")
     return constant
 
 
-async def measure(db: Database, graphql: GraphQLPage, client: httpx.AsyncClient, repeat: int) -> dict[str, list[float]]:
-    direct = DirectPage(db)
-    timings = await timed(
-        {
-            DIRECT: direct.body,
-            GRAPHQL: graphql.body,
-            REST: lambda: rest_page(client),
-        },
-        repeat,
-    )
-    return {
-        DIRECT: timings[DIRECT],
-        SQL: direct.sql_ms[-repeat:],
-        GRAPHQL: timings[GRAPHQL],
-        REST: timings[REST],
-    }
+# --- figures -------------------------------------------------------------------------------------
 
 
-def print_timings(timings: dict[str, list[float]], repeat: int) -> None:
-    print(f"{PAGE_SIZE}-article full page, {repeat} runs     median    p90")
-    for label, samples in timings.items():
-        print(timing_row(label, samples))
-    direct, via_graphql, via_rest = (statistics.median(timings[label]) for label in (DIRECT, GRAPHQL, REST))
-    print(f"  ratio graphql/direct {via_graphql / direct:.1f}x   rest/direct {via_rest / direct:.1f}x")
+def print_legend() -> None:
+    print("wall: perf_counter around one page build (median and p90); CPU: the main thread's CPU time during it")
+    print("(time.thread_time; the statements themselves run off that thread: SQLite's in aiosqlite's threads,")
+    print("PostgreSQL's on the server); GC: of that CPU, the cyclic garbage collector's runs (gc.callbacks), which")
+    print("fall on whichever build allocates past the threshold; SQL: the page's statements' durations summed")
+    print("(QueryStats.seconds; REST: Server-Timing db;dur); loaders' statements run concurrently, so SQL can")
+    print("exceed the wall time.")
 
 
-async def compare(db: Database, url: str, tmp: Path, repeat: int) -> int:
-    graphql = GraphQLPage(Executor(build_schema()), db, tmp)
+def print_timings(limit: int, page: str, repeat: int, summaries: dict[str, Summary]) -> None:
+    print(f"{limit}-article full page ({page}), {repeat} runs")
+    print(f"  {'':<31}{'wall':>11}{'wall p90':>11}{'CPU':>11}{'GC':>11}{'SQL':>11}")
+    for label, summary in summaries.items():
+        figures = (summary.wall, summary.wall_p90, summary.cpu, summary.gc, summary.sql)
+        print(f"  {label:<31}" + "".join(f"{figure:>8.1f} ms" for figure in figures))
+    direct = summaries[DIRECT].wall
+    ratios = (f"{name}/direct {summaries[label].wall / direct:.1f}x" for name, label in RATIOS)
+    print("  ratio (wall medians) " + "   ".join(ratios))
+
+
+def print_executor_share(plans: PlanTimes, timings: dict[int, dict[str, Summary]]) -> None:
+    print("the executor's own share")
+    print(f"  compile once, the time in PlanCache.plan on an empty plan cache: {plans.summary()}")
+    print("  execute, per page: the main thread's CPU time (median) of the GraphQL build minus the direct build's,")
+    print("  with and without the garbage collector's part; both builds issue the same statements and read the")
+    print("  same rows, and neither has the statements' own work in it")
+    print(f"  {'':<31}" + "".join(f"{f'{limit} articles':>15}" for limit in timings))
+    for label in (COMPILED, GRAPHQL_CORE):
+        with_gc = (summaries[label].cpu - summaries[DIRECT].cpu for summaries in timings.values())
+        without = (summaries[label].cpu_outside_gc - summaries[DIRECT].cpu_outside_gc for summaries in timings.values())
+        print(f"  {label:<31}" + "".join(f"{cell:>12.1f} ms" for cell in with_gc))
+        print(f"  {'  without GC':<31}" + "".join(f"{cell:>12.1f} ms" for cell in without))
+
+
+# --- the run ---------------------------------------------------------------------------------------
+
+
+async def compare(db: Database, url: str, tmp: Path, repeats: dict[int, int]) -> int:
+    fresh = build_schema()  # first: no schema has planned the document yet
+    plans = await plan_times(fresh, GraphQLPage(Executor(fresh), db, tmp, PAGE_SIZES[0]).result, PLAN_RUNS)
+    reference, compiled = Executor(build_schema(compiled=False)), Executor(build_schema())
     async with rest_client(url, tmp / "logs") as client:
-        rest_body = await check_same_body(db, client)
-        print_timings(await measure(db, graphql, client, repeat), repeat)
+        sizes = [
+            Builds(
+                limit,
+                DirectPage(db, limit),
+                GraphQLPage(reference, db, tmp, limit),
+                GraphQLPage(compiled, db, tmp, limit),
+                client,
+            )
+            for limit in PAGE_SIZES
+        ]
+        pages = [await check_page(builds) for builds in sizes]
+        print_legend()
+        timings: dict[int, dict[str, Summary]] = {}
+        for builds, page in zip(sizes, pages, strict=True):
+            repeat = repeats[builds.limit]
+            timings[builds.limit] = await timed(builds.runs(), repeat)
+            print_timings(builds.limit, page, repeat, timings[builds.limit])
         constant = await print_statement_counts(client)
-    leaves = leaf_count(await graphql.result())
-    print(f"page: {len(rest_body) / 1024:,.0f} KB, {leaves:,} leaf values")
+    print_executor_share(plans, timings)
     return 0 if constant else 1
+
+
+def set_collector(default: bool) -> str:
+    """The server's collector settings (gateway/collector.py) for every build alike, unless `default`."""
+    if default:
+        return f"Python's default thresholds {gc.get_threshold()}"
+    tune_for_server()
+    return f"as in gateway serve: startup heap frozen, thresholds {gc.get_threshold()}"
 
 
 async def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    repeats = dict(zip(PAGE_SIZES, (args.repeat, args.repeat_1000), strict=True))
     with tempfile.TemporaryDirectory(prefix="bench-catalogue-") as tmp:
         async with throwaway_database(args.database_url, Path(tmp)) as url:
             db, seconds = await build_catalogue(url, args.articles)
             try:
                 backend = db.engine.dialect.name
                 print(f"catalogue: {args.articles} articles built in {seconds:.1f} s ({backend})")
-                return await compare(db, url, Path(tmp), args.repeat)
+                print(f"garbage collector: {set_collector(args.default_gc)}")
+                return await compare(db, url, Path(tmp), repeats)
             finally:
                 await db.dispose()
 

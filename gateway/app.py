@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from datasources import einvoice
 from datasources.database import create_database
-from gateway import errors
+from gateway import collector, errors
 from gateway.auth.token_endpoint import issue_token
 from gateway.auth.tokens import TokenIssuer
 from gateway.graphql_view import GraphQLView
@@ -27,6 +27,14 @@ from rest_compat.errors import ApiError
 from rest_compat.routes import routes as www_routes
 from schema.execution import Executor
 from schema.schema import build_schema
+
+
+def create_server_app() -> Starlette:
+    """The app as `gateway serve` runs it in each worker process: configured from the environment, with the
+    garbage collector set for a server (gateway/collector.py)."""
+    app = create_app()
+    collector.tune_for_server()
+    return app
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

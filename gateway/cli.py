@@ -151,7 +151,7 @@ def _serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     uvicorn.run(
-        "gateway.app:create_app",
+        "gateway.app:create_server_app",
         factory=True,
         host=args.host,
         port=args.port,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from decimal import ROUND_HALF_UP, Decimal
 
 import strawberry
@@ -263,10 +262,11 @@ class Article:
     )
     async def prices(self, info: strawberry.Info[Context]) -> list[Price] | None:
         loaders = info.context.catalogue
-        # Loaded together, so the units' prices of the whole page come in the same batch.
-        packaging, by_unit = await asyncio.gather(
-            loaders.packaging.load(self.record.id), loaders.prices.load((self.record.id, self.view))
-        )
+        # Both requested before either is awaited, so the units' prices of the whole page come in the same
+        # batch (and without asyncio.gather's cost: the futures are awaited one after the other).
+        packaging_of = loaders.packaging.load(self.record.id)
+        prices_of = loaders.prices.load((self.record.id, self.view))
+        packaging, by_unit = await packaging_of, await prices_of
         tiers = None if packaging.has_units else by_unit.get(None)
         return [Price.of(self.record.number, t) for t in tiers] if tiers else None
 
@@ -276,9 +276,8 @@ class Article:
     )
     async def stock(self, info: strawberry.Info[Context]) -> list[StockEntry] | None:
         loaders = info.context.catalogue
-        packaging, records = await asyncio.gather(
-            loaders.packaging.load(self.record.id), loaders.stock.load(self.record.id)
-        )
+        packaging_of, stock_of = loaders.packaging.load(self.record.id), loaders.stock.load(self.record.id)
+        packaging, records = await packaging_of, await stock_of
         if packaging.has_units:
             return None
         return [StockEntry.of(self.record.number, r) for r in records if r.packaging_unit is None]

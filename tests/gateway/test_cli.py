@@ -149,7 +149,7 @@ def test_serve_migrates_seeds_and_starts_the_app_factory(
     assert query(db_file, "SELECT count(*) FROM article") == [(cli.DEFAULT_DEMO_ARTICLES,)]
     assert uvicorn.calls == [
         (
-            ("gateway.app:create_app",),
+            ("gateway.app:create_server_app",),
             {"factory": True, "host": "127.0.0.2", "port": 8123, "workers": 2, "log_level": "info"},
         )
     ]
