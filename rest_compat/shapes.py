@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeAlias
 
 from rest_compat.errors import ApiError
@@ -92,33 +93,52 @@ class Shape:
                 parts.setdefault(entry.source, entry.source)
         return parts
 
-    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    @cached_property
+    def _steps(self) -> tuple[_Step, ...]:
+        # The entries as flat tuples, decided once: reshape runs for every object of a page.
+        steps: list[_Step] = []
         for name, entry in self.fields.items():
             if isinstance(entry, Links):
-                out[name] = entry.build(obj, base_url)
+                steps.append((name, _LINKS, "", entry.build, False, None, False))
+            elif isinstance(entry, Group):
+                steps.append((name, _GROUP, "", None, False, entry.shape, False))
+            else:
+                steps.append(
+                    (name, _FIELD, entry.source, entry.convert, entry.omit_null, entry.shape, entry.null_record)
+                )
+        return tuple(steps)
+
+    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, kind, source, call, omit_null, shape, null_record in self._steps:
+            if kind is _LINKS:
+                out[name] = call(obj, base_url)  # type: ignore[misc]
                 continue
-            if isinstance(entry, Group):
-                out[name] = entry.shape.reshape(obj, base_url)
+            if kind is _GROUP:
+                out[name] = shape.reshape(obj, base_url)  # type: ignore[union-attr]
                 continue
-            value = obj[entry.source]
+            value = obj[source]
             if value is None:
-                if entry.null_record and entry.shape is not None:
-                    out[name] = dict.fromkeys(entry.shape.fields)
-                elif not entry.omit_null:
+                if null_record and shape is not None:
+                    out[name] = dict.fromkeys(shape.fields)
+                elif not omit_null:
                     out[name] = None
                 continue
-            if entry.shape is not None:
-                shape = entry.shape
+            if shape is not None:
                 value = (
                     [shape.reshape(item, base_url) for item in value]
                     if isinstance(value, list)
                     else shape.reshape(value, base_url)
                 )
-            elif entry.convert is not None:
-                value = entry.convert(value)
+            elif call is not None:
+                value = call(value)
             out[name] = value
         return out
+
+
+_FIELD, _LINKS, _GROUP = 0, 1, 2
+# (REST name, kind, GraphQL field, convert or links builder, omit null, nested shape, null as empty record)
+_Step: TypeAlias = tuple[str, int, str, Callable[..., Any] | None, bool, "Shape | None", bool]
 
 
 def yes_no(value: bool) -> str:
