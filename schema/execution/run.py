@@ -1,9 +1,9 @@
 """Running a plan: objects completed breadth-first, awaitables gathered level by level.
 
 Everything synchronous is completed at once; every awaitable a level produces (dataloader-backed and
-other async resolvers of all the objects of that level) goes into one `asyncio.gather`, whose results
-complete the next level. So loaders see whole levels of keys per batch, and no coroutine waits on
-another field's.
+other async resolvers of all the objects of that level) is awaited together (driver.settle), and their
+results complete the next level. So loaders see whole levels of keys per batch, and no coroutine waits
+on another field's.
 
 Any exception, or a value graphql-core would answer with an error, ends the run: the caller runs the
 query through graphql-core instead. Coroutines that had not started yet are closed.
