@@ -2,20 +2,24 @@
 
 asyncio.gather wraps every coroutine in a Task: a scheduling round-trip before it starts, another per
 resumption, and callbacks to collect its result, about 5 µs each. A full 1000-article page has some 8,000
-resolver coroutines, nearly all of which only wait for one dataloader future. Here each coroutine is
-started at once (the way Python 3.12's eager tasks start) and resumed straight from the future's
-done-callback, each in its own copy of the context, as a Task would run it. Anything else (an awaitable
-that is not a coroutine) is gathered by asyncio as usual.
+resolver coroutines, nearly all of which only wait for one dataloader future. Here every coroutine is
+started at once and resumed inside the awaiting task itself: a future's done-callback only queues its
+coroutine, and the task runs all that are ready in one go. Each coroutine runs in its own copy of the
+context, as in a Task.
 
-A coroutine driven here is not a Task: `asyncio.current_task()` inside it is the request's task. Resolvers
-below the root only wait on loaders; ones that need a task of their own (asyncio.timeout, TaskGroup) are
-root fields, which Strawberry's resolver runs (see resolvers.py), or wrap their work in a task.
+The coroutines therefore run in the request's task, as graphql-core runs a lone awaited field, so
+`asyncio.current_task()` and `asyncio.timeout()` work in them (asyncpg needs both to connect). A
+timeout that expires in a resolver cancels the request's task: every coroutine of the level is then
+cancelled and run to its end; when the resolvers' timeouts took back all the cancellations, the level
+ends with their errors in place of results (and graphql-core answers the query), else the cancellation
+goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections import deque
 from collections.abc import Awaitable, Coroutine, Sequence
 from types import CoroutineType
 from typing import Any
@@ -24,101 +28,125 @@ from typing import Any
 async def settle(awaitables: Sequence[Awaitable[Any]]) -> list[Any]:
     """The results of `awaitables`, in order; an exception in place of the result of one that raised."""
     results: list[Any] = [None] * len(awaitables)
-    group = _Group(asyncio.get_running_loop().create_future(), results)
-    others: list[tuple[int, Awaitable[Any]]] = []
+    level = _Level(results)
     for index, awaitable in enumerate(awaitables):
-        if type(awaitable) is CoroutineType:
-            group.running += 1
-            _Driven(group, index, awaitable).start()
-        else:
-            others.append((index, awaitable))
-    group.started()
-    try:
-        if others:
-            settled = await asyncio.gather(*(a for _, a in others), return_exceptions=True)
-            for (index, _), value in zip(others, settled, strict=True):
-                results[index] = value
-        await group.done
-    except asyncio.CancelledError:
-        group.cancel()
-        raise
+        coroutine = awaitable if type(awaitable) is CoroutineType else _awaiting(awaitable)
+        level.start(_Driven(level, index, coroutine))
+    await level.run()
     return results
 
 
-class _Group:
-    __slots__ = ("done", "driven", "results", "running")
+async def _awaiting(awaitable: Awaitable[Any]) -> Any:
+    # A future or other awaitable a resolver returned: awaited by a coroutine like the others.
+    return await awaitable
 
-    def __init__(self, done: asyncio.Future[None], results: list[Any]) -> None:
-        self.done = done
+
+class _Level:
+    __slots__ = ("loop", "ready", "results", "running", "suspended", "wakeup")
+
+    def __init__(self, results: list[Any]) -> None:
+        self.loop = asyncio.get_running_loop()
         self.results = results
-        self.running = 1  # the starting itself: `done` is not set before every coroutine has started
-        self.driven: set[_Driven] = set()
+        self.running = 0  # started and not finished
+        self.suspended: set[_Driven] = set()
+        self.ready: deque[tuple[_Driven, Any, BaseException | None]] = deque()
+        self.wakeup: asyncio.Future[None] | None = None
 
-    def started(self) -> None:
-        self._one_less()
+    def start(self, driven: _Driven) -> None:
+        self.running += 1
+        driven.resume(None, None)
 
-    def finish(self, driven: _Driven, index: int, value: Any) -> None:
-        self.results[index] = value
-        self.driven.discard(driven)
-        self._one_less()
-
-    def _one_less(self) -> None:
+    def finish(self, driven: _Driven, value: Any) -> None:
+        self.results[driven.index] = value
         self.running -= 1
-        if self.running == 0:
-            self.done.set_result(None)
 
-    def cancel(self) -> None:
-        """As Task.cancel: cancel what each coroutine waits on, so that it gets CancelledError and cleans up."""
-        for driven in list(self.driven):
+    def resumable(self, driven: _Driven, value: Any, error: BaseException | None) -> None:
+        """Called back by what the coroutine waited on: queue it for the task to resume."""
+        self.ready.append((driven, value, error))
+        if self.wakeup is not None and not self.wakeup.done():
+            self.wakeup.set_result(None)
+
+    async def run(self) -> None:
+        """Resume the ready coroutines, in the calling task, until every one has finished."""
+        while self.running:
+            while self.ready:
+                driven, value, error = self.ready.popleft()
+                driven.resume(value, error)
+            if self.running:
+                try:
+                    await self._wait()
+                except asyncio.CancelledError:
+                    await self.cancel()
+                    task = asyncio.current_task()
+                    if task is None or task.cancelling():
+                        raise
+                    return  # resolvers' timeouts took the cancellations back: their errors are the results
+
+    def _wait(self) -> asyncio.Future[None]:
+        self.wakeup = self.loop.create_future()
+        return self.wakeup
+
+    async def cancel(self) -> None:
+        """Cancel what each coroutine waits on (as Task.cancel does) and run them all to their end."""
+        for driven in list(self.suspended):
             if driven.waiting is not None:
                 driven.waiting.cancel()
+        while self.running:
+            while self.ready:
+                driven, value, error = self.ready.popleft()
+                driven.resume(value, error)
+            if self.running:
+                try:
+                    await self._wait()
+                except asyncio.CancelledError:
+                    continue  # cancelled again: the coroutines are being cancelled already
 
 
 class _Driven:
-    """One coroutine, resumed by the futures it waits on (Task.__step, without the scheduling)."""
+    """One coroutine, stepped the way Task.__step steps it."""
 
-    __slots__ = ("context", "coroutine", "group", "index", "waiting")
+    __slots__ = ("context", "coroutine", "index", "level", "waiting")
 
-    def __init__(self, group: _Group, index: int, coroutine: Coroutine[Any, Any, Any]) -> None:
-        self.group = group
+    def __init__(self, level: _Level, index: int, coroutine: Coroutine[Any, Any, Any]) -> None:
+        self.level = level
         self.index = index
         self.coroutine = coroutine
         self.context = contextvars.copy_context()
         self.waiting: asyncio.Future[Any] | None = None
 
-    def start(self) -> None:
-        self.context.run(self.step, None, None)
+    def resume(self, value: Any, error: BaseException | None) -> None:
+        self.context.run(self._step, value, error)
 
-    def step(self, value: Any, error: BaseException | None) -> None:
-        """Runs the coroutine to its next suspension; always called inside self.context."""
-        coroutine = self.coroutine
+    def _step(self, value: Any, error: BaseException | None) -> None:
+        level = self.level
         try:
-            yielded = coroutine.send(value) if error is None else coroutine.throw(error)
+            yielded = self.coroutine.send(value) if error is None else self.coroutine.throw(error)
         except StopIteration as stop:
-            self.group.finish(self, self.index, stop.value)
+            level.suspended.discard(self)
+            level.finish(self, stop.value)
             return
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as raised:
-            self.group.finish(self, self.index, raised)
+        except BaseException as raised:  # the caller gets it as the result, as with gather
+            level.suspended.discard(self)
+            level.finish(self, raised)
             return
-        self.group.driven.add(self)  # suspended: cancellable
-        # Callbacks run in self.context, as a Task's steps do.
+        level.suspended.add(self)
         if getattr(yielded, "_asyncio_future_blocking", False):
             yielded._asyncio_future_blocking = False
             self.waiting = yielded
-            yielded.add_done_callback(self.wake, context=self.context)
-        elif yielded is None:  # a bare yield: run again on the next loop iteration
-            asyncio.get_running_loop().call_soon(self.step, None, None, context=self.context)
+            yielded.add_done_callback(self._done)
+        elif yielded is None:  # a bare yield: let the loop run once, then go on
+            level.loop.call_soon(level.resumable, self, None, None)
         else:
             problem = RuntimeError(f"a resolver coroutine yielded {yielded!r}, which asyncio does not await")
-            asyncio.get_running_loop().call_soon(self.step, None, problem, context=self.context)
+            level.loop.call_soon(level.resumable, self, None, problem)
 
-    def wake(self, future: asyncio.Future[Any]) -> None:
+    def _done(self, future: asyncio.Future[Any]) -> None:
         self.waiting = None
         try:
             value = future.result()
-        except BaseException as error:
-            self.step(None, error)
+        except BaseException as error:  # thrown into the coroutine, as a Task does
+            self.level.resumable(self, None, error)
             return
-        self.step(value, None)
+        self.level.resumable(self, value, None)

@@ -77,3 +77,36 @@ async def test_cancelling_the_wait_cancels_what_the_coroutines_wait_on() -> None
 
 async def test_nothing_to_wait_for() -> None:
     assert await settle([]) == []
+
+
+async def test_coroutines_run_in_the_awaiting_task_so_timeouts_work() -> None:
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[int] = loop.create_future()
+    loop.call_later(0.01, future.set_result, 5)
+
+    async def guarded() -> tuple[bool, int]:
+        await future  # resumed from the future's callback, not at start
+        async with asyncio.timeout(10):  # as asyncpg does to connect: needs a current task
+            await asyncio.sleep(0)
+            return asyncio.current_task() is outer, await future
+
+    outer = asyncio.current_task()
+    assert await settle([guarded(), guarded()]) == [(True, 5), (True, 5)]
+
+
+async def test_an_expired_timeout_in_one_coroutine_fails_the_level_not_the_request() -> None:
+    never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def slow() -> None:
+        async with asyncio.timeout(0.01):
+            await never
+
+    async def sibling() -> str:
+        await never
+        return "unreachable"
+
+    results = await settle([slow(), sibling()])
+    assert isinstance(results[0], TimeoutError)
+    assert isinstance(results[1], asyncio.CancelledError)  # cancelled with the level, never half-run
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0

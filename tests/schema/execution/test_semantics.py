@@ -48,6 +48,15 @@ class Item:
         raise ValueError(f"{self.name} is broken")
 
     @strawberry.field
+    async def timed(self) -> str:
+        # As asyncpg connecting from a resolver that first waited on something else: asyncio.timeout
+        # needs a current task after the coroutine is resumed, not only when it starts.
+        await asyncio.sleep(0)
+        async with asyncio.timeout(5):
+            await asyncio.sleep(0)
+            return self.name
+
+    @strawberry.field
     def missing(self) -> str:
         return None  # type: ignore[return-value]  # a null for a non-null field
 
@@ -136,7 +145,11 @@ async def same(document: str, variables: dict[str, Any] | None = None, path: str
         ("{ items { a: name a: name b: __typename } __typename }", None),
         ("query($s: Boolean!) { items { name @skip(if: $s) size @include(if: true) } }", {"s": True}),
         ("query($s: Boolean!) { items { name @skip(if: $s) size @include(if: true) } }", {"s": False}),
-        ("{ items { awaitable } }", None),  # a sync resolver's awaitable is awaited, as graphql-core does
+        ("{ items { awaitable } }", None),
+        (
+            "{ items { timed } }",
+            None,
+        ),  # resumed resolvers run inside a task  # a sync resolver's awaitable is awaited, as graphql-core does
     ],
 )
 async def test_compiled_like_graphql_core(document: str, variables: dict[str, Any] | None) -> None:
