@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphql import (
+    GraphQLFloat,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
@@ -67,7 +69,7 @@ class Compiler:
             raise Unsupported("@defer or @stream")
         keys: list[str] = []
         typenames: list[str] = []
-        leaves: list[Leaf] = []
+        leaves: dict[str, list[Leaf]] = {"exact": [], GraphQLInt.name: [], GraphQLFloat.name: []}
         fields: list[ResolvedField] = []
         for key, details in collected.grouped_field_set.items():
             if any(d.fragment_variable_values is not None or d.defer_usage is not None for d in details):
@@ -85,10 +87,18 @@ class Compiler:
             site = FieldSite(field_def, [d.node for d in details], object_type)
             leaf = self._leaf(key, site)
             if leaf is not None:
-                leaves.append(leaf)
+                leaves[_leaf_kind(site)].append(leaf)
             else:
                 fields.append(self._resolved_field(key, site, details))
-        return ObjectPlan(object_type.name, tuple(keys), tuple(typenames), tuple(leaves), tuple(fields))
+        return ObjectPlan(
+            object_type.name,
+            tuple(keys),
+            tuple(typenames),
+            tuple(leaves["exact"]),
+            tuple(leaves[GraphQLInt.name]),
+            tuple(leaves[GraphQLFloat.name]),
+            tuple(fields),
+        )
 
     def _leaf(self, key: str, site: FieldSite) -> Leaf | None:
         field_type = site.field_def.type
@@ -175,6 +185,12 @@ class Compiler:
             return run.object(plan, value, path)
 
         return complete
+
+
+def _leaf_kind(site: FieldSite) -> str:
+    field_type = site.field_def.type
+    named = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
+    return named.name if named in (GraphQLInt, GraphQLFloat) else "exact"
 
 
 def _items(value: Any, non_null: bool) -> list[Any] | tuple[Any, ...] | None:

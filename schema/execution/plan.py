@@ -5,7 +5,8 @@ A plan is built from graphql-core's own field collection (fragments, inline frag
 response keys in graphql-core's order and, per key, the cheapest way to produce the value:
 
 - a `Leaf`: a field without a resolver whose type is a scalar or enum: attribute access, then the value
-  itself when it already has the output type, else the scalar's output function;
+  itself when it already is what the scalar outputs (tested inline: the exact class; for Int and Float
+  also the range), else the scalar's output function;
 - a `ResolvedField`: everything else (custom resolvers, nested objects, lists), with its completion.
 """
 
@@ -45,5 +46,7 @@ class ObjectPlan:
     type_name: str
     keys: tuple[str, ...]  # every response key, in graphql-core's order
     typenames: tuple[str, ...]  # keys answered with `__typename`
-    leaves: tuple[Leaf, ...]
+    leaves: tuple[Leaf, ...]  # values of an exact type pass as they are (String, ID, Boolean)
+    ints: tuple[Leaf, ...]  # Int: an int within 32 bits passes
+    floats: tuple[Leaf, ...]  # Float: a finite float passes
     fields: tuple[ResolvedField, ...]

@@ -20,6 +20,8 @@ from graphql.pyutils import Path
 
 from schema.execution.driver import settle
 from schema.execution.errors import Diverged
+from schema.execution.leaves import GRAPHQL_MAX_INT as INT_MAX
+from schema.execution.leaves import GRAPHQL_MIN_INT as INT_MIN
 from schema.execution.plan import ObjectPlan, ResolvedField
 
 
@@ -55,6 +57,13 @@ class Run:
         for key, get, exact, output in plan.leaves:
             value = get(source)
             result[key] = value if value.__class__ is exact else output(value)
+        for key, get, _, output in plan.ints:
+            value = get(source)
+            result[key] = value if value.__class__ is int and INT_MIN <= value <= INT_MAX else output(value)
+        for key, get, _, output in plan.floats:
+            value = get(source)
+            # x - x == 0.0 holds for a finite float only (inf - inf and NaN - NaN are NaN)
+            result[key] = value if value.__class__ is float and value - value == 0.0 else output(value)
         if plan.fields:
             type_name = plan.type_name
             for field in plan.fields:

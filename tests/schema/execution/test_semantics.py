@@ -33,6 +33,8 @@ class Item:
     colour: Colour
     tags: list[str]
     maybe: str | None = None
+    count: int = 1  # plain attributes of Int and Float: checked inline
+    weight: float = 1.5
 
     @strawberry.field
     async def twice(self, times: int = 2) -> str:
@@ -76,6 +78,7 @@ def _items() -> list[Item]:
         Item(name="a", size=1, ratio=0.5, colour=Colour.RED, tags=["x", "y"]),
         Item(name="b", size=2, ratio=None, colour=Colour.BLUE, tags=[], maybe="m"),
         Item(name="c", size=3, ratio=2.0, colour=Colour.RED, tags=["z"]),
+        Item(name="d", size=4, ratio=None, colour=Colour.BLUE, tags=[], count=2**31, weight=float("inf")),
     ]
 
 
@@ -134,6 +137,7 @@ async def same(document: str, variables: dict[str, Any] | None = None, path: str
     ("document", "variables"),
     [
         ("{ items { name size ratio colour tags maybe } }", None),
+        ('{ items(filter: {prefix: "a"}) { count weight } }', None),
         ("{ items { twice t3: twice(times: 3) upper u: upper } }", None),
         ('{ item(name: "b") { name } none: item(name: "zz") { name } }', None),
         ("query($f: Filter) { items(filter: $f) { name colour } }", {"f": {"colours": ["RED"]}}),
@@ -164,6 +168,8 @@ async def test_compiled_like_graphql_core(document: str, variables: dict[str, An
         "{ huge }",  # an Int out of range
         "{ nan }",  # a Float that is not finite
         "{ items { name } huge }",
+        "{ items { count } }",  # an attribute beyond 32 bits
+        "{ items { weight } }",  # an infinite attribute
     ],
 )
 async def test_what_graphql_core_answers_with_errors_falls_back(document: str) -> None:
@@ -211,7 +217,7 @@ async def test_a_compiler_failure_is_logged_and_graphql_core_answers(
             result = await schema.execute("query Broken { items { name } }")
     finally:
         current_stats.reset(token)
-    assert result.data == {"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
+    assert result.data == {"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]}
     assert stats.graphql_paths == [GRAPHQL_CORE]
     assert [r.getMessage() for r in caplog.records] == ["compiling Broken failed; graphql-core runs it"]
 
