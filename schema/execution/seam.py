@@ -1,7 +1,8 @@
 """The seam between a caller and the executor: document + variables + context -> result.
 
-The REST layer runs every /www route through here; a faster executor replaces graphql-core's
-behind this one function without the routes noticing.
+The REST layer runs every /www route through here. The schema's own `execute` (Strawberry's parsing,
+validation and limits) hands valid queries to the compiled plans (engine.py), so /graphql and the routes
+run on the same plans.
 """
 
 from __future__ import annotations
