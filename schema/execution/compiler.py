@@ -87,7 +87,8 @@ class Compiler:
             site = FieldSite(field_def, [d.node for d in details], object_type)
             leaf = self._leaf(key, site)
             if leaf is not None:
-                leaves[_leaf_kind(site)].append(leaf)
+                kind, plan = leaf
+                leaves[kind].append(plan)
             else:
                 fields.append(self._resolved_field(key, site, details))
         return ObjectPlan(
@@ -100,7 +101,8 @@ class Compiler:
             tuple(fields),
         )
 
-    def _leaf(self, key: str, site: FieldSite) -> Leaf | None:
+    def _leaf(self, key: str, site: FieldSite) -> tuple[str, Leaf] | None:
+        """(the ObjectPlan group it goes in, the leaf) for a plain scalar or enum attribute; else None."""
         field_type = site.field_def.type
         non_null = is_non_null_type(field_type)
         named = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
@@ -110,7 +112,8 @@ class Compiler:
         if get is None:
             return None
         exact, output = leaf_output(named, non_null)
-        return Leaf(key, get, exact, output)
+        kind = named.name if named in (GraphQLInt, GraphQLFloat) else "exact"
+        return kind, Leaf(key, get, exact, output)
 
     def _resolved_field(self, key: str, site: FieldSite, details: list[FieldDetails]) -> ResolvedField:
         complete = self._completion(site.field_def.type, details)
@@ -185,12 +188,6 @@ class Compiler:
             return run.object(plan, value, path)
 
         return complete
-
-
-def _leaf_kind(site: FieldSite) -> str:
-    field_type = site.field_def.type
-    named = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
-    return named.name if named in (GraphQLInt, GraphQLFloat) else "exact"
 
 
 def _items(value: Any, non_null: bool) -> list[Any] | tuple[Any, ...] | None:

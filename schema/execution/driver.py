@@ -68,38 +68,36 @@ class _Level:
 
     async def run(self) -> None:
         """Resume the ready coroutines, in the calling task, until every one has finished."""
-        while self.running:
-            while self.ready:
-                driven, value, error = self.ready.popleft()
-                driven.resume(value, error)
-            if self.running:
-                try:
-                    await self._wait()
-                except asyncio.CancelledError:
-                    await self.cancel()
-                    task = asyncio.current_task()
-                    if task is None or task.cancelling():
-                        raise
-                    return  # resolvers' timeouts took the cancellations back: their errors are the results
-
-    def _wait(self) -> asyncio.Future[None]:
-        self.wakeup = self.loop.create_future()
-        return self.wakeup
+        cancelled = await self._drive(stop_when_cancelled=True)
+        if cancelled is None:
+            return
+        await self.cancel()
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise cancelled
+        # Resolvers' timeouts took the cancellations back: their errors are the results.
 
     async def cancel(self) -> None:
         """Cancel what each coroutine waits on (as Task.cancel does) and run them all to their end."""
         for driven in list(self.suspended):
             if driven.waiting is not None:
                 driven.waiting.cancel()
+        await self._drive(stop_when_cancelled=False)  # cancelled again: they are being cancelled already
+
+    async def _drive(self, *, stop_when_cancelled: bool) -> asyncio.CancelledError | None:
+        """Resume ready coroutines until all have finished, or until the task is cancelled (returned)."""
         while self.running:
             while self.ready:
                 driven, value, error = self.ready.popleft()
                 driven.resume(value, error)
             if self.running:
+                self.wakeup = self.loop.create_future()
                 try:
-                    await self._wait()
-                except asyncio.CancelledError:
-                    continue  # cancelled again: the coroutines are being cancelled already
+                    await self.wakeup
+                except asyncio.CancelledError as cancelled:
+                    if stop_when_cancelled:
+                        return cancelled
+        return None
 
 
 class _Driven:

@@ -36,17 +36,13 @@ class _Never:
 
 
 # Values of these types pass through graphql-core's built-in scalars unchanged.
-_PASS_THROUGH: dict[str, type] = {
-    GraphQLString.name: str,
-    GraphQLID.name: str,
-    GraphQLBoolean.name: bool,
-}
+_PASS_THROUGH: dict[GraphQLLeafType, type] = {GraphQLString: str, GraphQLID: str, GraphQLBoolean: bool}
 
 
 def leaf_output(leaf_type: GraphQLLeafType, non_null: bool) -> tuple[type, Output]:
     """(exact type, output function) of a leaf field of type `leaf_type` (NonNull when `non_null`)."""
     coerce = leaf_type.coerce_output_value
-    exact = _PASS_THROUGH.get(leaf_type.name, _Never) if leaf_type in _BUILT_IN else _Never
+    exact = _PASS_THROUGH.get(leaf_type, _Never)
     if leaf_type is GraphQLInt:
         fast: Output | None = _int
     elif leaf_type is GraphQLFloat:
@@ -71,9 +67,6 @@ def leaf_output(leaf_type: GraphQLLeafType, non_null: bool) -> tuple[type, Outpu
         return coerced
 
     return exact, output
-
-
-_BUILT_IN = (GraphQLString, GraphQLID, GraphQLBoolean, GraphQLInt, GraphQLFloat)
 
 
 def _int(value: Any) -> int | None:
