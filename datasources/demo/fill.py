@@ -12,6 +12,7 @@ from datasources.demo.catalogue import add_article
 from datasources.demo.customers import FIRST_CUSTOMER_NUMBER, add_customers
 from datasources.demo.reference import add_reference_data
 from datasources.demo.rows import Batch, Ids
+from datasources.identities import advance_id_sequences
 from datasources.models import Article, Base, Customer, NumberSequence
 
 CHUNK_SIZE = 1000
@@ -49,6 +50,7 @@ async def fill_demo(
             await _insert(conn, batch)
             if progress is not None:
                 progress(stop - start)
+        await advance_id_sequences(conn)
     return True
 
 
