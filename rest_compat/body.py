@@ -13,7 +13,12 @@ from rest_compat.errors import ApiError
 _ACCEPTED_CHARSETS = {"utf-8", "iso8859-1", "ascii"}  # codecs' canonical names
 
 
-async def json_object(request: Request) -> dict[str, Any]:
+async def json_object(request: Request, *, allow_empty: bool = False) -> dict[str, Any]:
+    """The body's JSON object. With `allow_empty` (PATCH routes), an absent or zero-length body is `{}`,
+    whatever Content-Type came with it: PATCH /www/offerte?OffertNr=..&KundNr=.. without a body is the
+    specification's own way of assigning a template offer."""
+    if allow_empty and not await request.body():
+        return {}
     media_type, _, parameters = request.headers.get("content-type", "application/json").partition(";")
     if media_type.strip().lower() != "application/json":
         raise ApiError("unsupported_media_type", "the body must be JSON (Content-Type: application/json)")

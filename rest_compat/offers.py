@@ -120,7 +120,7 @@ async def offer_create(request: Request) -> Response:
 async def offer_update(request: Request) -> Response:
     params = QueryParams(request)
     number = _offer_number(params)
-    changes = CHANGE_INPUT.to_graphql(await json_object(request))
+    changes = CHANGE_INPUT.to_graphql(await json_object(request, allow_empty=True))
     customer = params.text("KundNr", max_length=8)
     if customer is not None:
         if changes.get("customerNumber") not in (None, customer):

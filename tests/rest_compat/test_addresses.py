@@ -330,6 +330,20 @@ async def test_patch_with_empty_object_changes_nothing(client: httpx.AsyncClient
     assert await read(client, auth, address) == ANNA_OUT
 
 
+@pytest.mark.parametrize("headers", [{}, {"Content-Type": "application/json"}])
+async def test_patch_without_a_body_changes_nothing(
+    client: httpx.AsyncClient, auth: dict[str, str], headers: dict[str, str]
+) -> None:
+    address = await contact_of(client, auth, ANNA)
+
+    response = await client.patch(f"/www/adressen/{address}", content=b"", headers={**auth, **headers})
+
+    assert (response.status_code, response.content) == (204, b"")
+    assert await read(client, auth, address) == ANNA_OUT
+    unknown = await client.patch("/www/adressen/999999", headers=auth)
+    assert (unknown.status_code, body(unknown)["error"]) == (404, "not_found")
+
+
 @pytest.mark.parametrize("empty", [None, ""])
 @pytest.mark.parametrize("field", ["AdrAdresse2", "EmailAdress"])
 async def test_patch_null_or_empty_clears_an_optional_field(

@@ -14,7 +14,7 @@ import pytest
 from datasources.database import Database
 from tests.catalogue_data import Catalogue
 from tests.factories import Factory
-from tests.http import error
+from tests.http import body, error
 from tests.sales_data import (
     ABROAD,
     CONTACT_FRE,
@@ -432,7 +432,14 @@ async def test_refused_patches_change_nothing(
 # --- PATCH: a template offer gets its customer --------------------------------------------------------
 
 
-@pytest.mark.parametrize(("query", "payload"), [("&KundNr=100004", {}), ("", {"GrundDaten": {"KundNr": "100004"}})])
+@pytest.mark.parametrize(
+    ("query", "payload"),
+    [
+        ("&KundNr=100004", None),  # the specification's form: no body at all, not even a Content-Type
+        ("&KundNr=100004", {}),
+        ("", {"GrundDaten": {"KundNr": "100004"}}),
+    ],
+)
 async def test_patch_assigns_a_template_offer_to_the_customer(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], query: str, payload: Any
 ) -> None:
@@ -451,6 +458,34 @@ async def test_patch_assigns_a_template_offer_to_the_customer(
     assert await patch(client, auth, "OffertNr=300001&KundNr=100004", {}) == data
     assert await patch(client, auth, "OffertNr=300001&KundNr=100002", {}, status=409) == belongs("300001", "100004")
     assert await read_offer(client, auth, "300001") == data
+
+
+@pytest.mark.parametrize("content_type", [None, "application/json", "text/plain"])
+async def test_a_patch_with_an_empty_body_is_an_empty_change(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], content_type: str | None
+) -> None:
+    template = await create_offer(client, auth, offer_body(HAMMER))
+    headers = auth if content_type is None else {**auth, "Content-Type": content_type}
+    response = await client.patch("/www/offerte?OffertNr=300001&KundNr=100002", content=b"", headers=headers)
+    assert response.status_code == 200
+    assert body(response) == {
+        "count": 1,
+        "success": True,
+        "data": template | {"GrundDaten": template["GrundDaten"] | {"KundNr": "100002", "Template": False}} | {
+            "Zahlung": []
+        },
+    }
+    # Without KundNr either, nothing changes.
+    unchanged = await client.patch("/www/offerte?OffertNr=300001", headers=auth)
+    assert (unchanged.status_code, body(unchanged)["data"]) == (200, body(response)["data"])
+    # A body that is there must still be a JSON object.
+    for content, headers, status, code in (
+        (b"KundNr=100002", {"Content-Type": "text/plain"}, 415, "unsupported_media_type"),
+        (b" ", {"Content-Type": "application/json"}, 400, "invalid_request"),
+        (b"[]", {}, 400, "invalid_request"),
+    ):
+        refused = await client.patch("/www/offerte?OffertNr=300001", content=content, headers={**auth, **headers})
+        assert (refused.status_code, body(refused)["error"]) == (status, code), content
 
 
 async def test_a_template_goes_only_to_a_matching_customer(
