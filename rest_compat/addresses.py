@@ -133,11 +133,20 @@ async def address_update(request: Request) -> Response:
     return Response(status_code=204, headers={"Cache-Control": "no-store"})
 
 
+# As the specification names them: RFC 8288 relation types, space-separated, so a client that looks for
+# `adressen` or for the role finds the link.
+_SEARCH_RELATIONS = (
+    ("adressen KundRech", "billing"),
+    ("adressen KundKontakt", "contact"),
+    ("adressen KundLief", "delivery"),
+)
+
+
 def _search_links(match: Mapping[str, Any], base: str) -> list[Link]:
     links = []
-    for rest, role in ROLES.items():
+    for rel, role in _SEARCH_RELATIONS:
         href = address_href(base, match[f"{role}AddressId"])
-        links += [link(href, rest), link(href, rest, "PATCH")]
+        links += [link(href, rel), link(href, rel, "PATCH")]
     return [*links, link(f"{base}/www/kunden/{match['customerNumber']}", "kunden")]
 
 

@@ -581,10 +581,11 @@ async def test_search_identifies_one_customer(client: httpx.AsyncClient, auth: d
             "KundRech": ids["KundRech"],
             "KundKontakt": ids["KundKontakt"],
             "DebiNr": number,
+            # The specification's relations, in its order: space-separated relation types (RFC 8288).
             "links": [
-                *links(ids["KundKontakt"], "KundKontakt"),
-                *links(ids["KundLief"], "KundLief"),
-                *links(ids["KundRech"], "KundRech"),
+                *links(ids["KundRech"], "adressen KundRech"),
+                *links(ids["KundKontakt"], "adressen KundKontakt"),
+                *links(ids["KundLief"], "adressen KundLief"),
                 {"href": f"{BASE}/www/kunden/{number}", "type": "GET", "rel": "kunden"},
             ],
         }
