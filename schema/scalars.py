@@ -12,14 +12,18 @@ UtcDateTime = NewType("UtcDateTime", dt.datetime)
 
 
 def _serialize_utc(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # isoformat, not strftime: glibc's %Y writes the year 1 as "1", ISO 8601 needs four digits.
+    return value.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def _parse_utc(value: str) -> dt.datetime:
     parsed = dt.datetime.fromisoformat(value)
     if parsed.tzinfo is None:
         raise ValueError("a time needs a zone, e.g. 2026-11-21T10:00:00Z")
-    return parsed.astimezone(dt.UTC)
+    try:
+        return parsed.astimezone(dt.UTC)
+    except OverflowError:
+        raise ValueError(f"{value!r} is out of range: in UTC it must fall within the years 1 to 9999") from None
 
 
 SCALARS: dict[object, ScalarDefinition] = {

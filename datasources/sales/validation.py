@@ -64,7 +64,8 @@ def decimal(value: Any, where: str) -> Decimal | None:
 
 
 def moment(value: Any, where: str) -> dt.datetime | None:
-    """ISO 8601 date or date and time; without a zone it is the ERP's local time (Europe/Zurich)."""
+    """ISO 8601 date or date and time; without a zone it is the ERP's local time (Europe/Zurich). Any
+    year from 1 to 9999 is accepted as long as the time, turned into UTC, stays within those years."""
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > 32:
@@ -75,7 +76,12 @@ def moment(value: Any, where: str) -> dt.datetime | None:
         raise InvalidInput(f"{value!r} is not an ISO 8601 date", field=where) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=ERP_ZONE)
-    return parsed.astimezone(dt.UTC)
+    try:
+        return parsed.astimezone(dt.UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-14:00 is in the year 10000 in UTC
+        raise InvalidInput(
+            f"{value!r} is out of range: in UTC it must fall within the years 1 to 9999", field=where
+        ) from None
 
 
 def _small_int(values: Mapping[str, Any], name: str, low: int, high: int) -> int | None:

@@ -153,6 +153,11 @@ def test_header_text_lengths(name: str, limit: int) -> None:
         ("2026-11-21", dt.datetime(2026, 11, 20, 23, tzinfo=dt.UTC)),
         ("2026-01-01", dt.datetime(2025, 12, 31, 23, tzinfo=dt.UTC)),
         (" 2026-11-21T10:00:00Z ", dt.datetime(2026, 11, 21, 10, tzinfo=dt.UTC)),
+        # The ends of the range.
+        ("0001-01-01T00:00:00Z", dt.datetime(1, 1, 1, tzinfo=dt.UTC)),
+        ("0001-01-01T23:59:59+14:00", dt.datetime(1, 1, 1, 9, 59, 59, tzinfo=dt.UTC)),
+        ("9999-12-31T23:59:59Z", dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.UTC)),
+        ("9999-12-31T09:59:59-14:00", dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.UTC)),
     ],
 )
 def test_dates_become_utc(value: str, expected: dt.datetime) -> None:
@@ -163,13 +168,30 @@ def test_dates_become_utc(value: str, expected: dt.datetime) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["21.11.2026", "2026-13-01", "2026-11-31", "tomorrow", "2026-11-21T25:00:00", 20261121, True, "2" * 33]
+    "value",
+    [
+        "21.11.2026",
+        "2026-13-01",
+        "2026-11-31",
+        "tomorrow",
+        "2026-11-21T25:00:00",
+        20261121,
+        True,
+        "2" * 33,
+        "0000-12-31",
+        # Valid times whose UTC form would leave the years 1..9999.
+        "9999-12-31T23:59:59-14:00",
+        "0001-01-01T00:00:00+14:00",
+        "0001-01-01",  # midnight in Zurich, whose local mean time was UTC+0:34 then
+    ],
 )
 @pytest.mark.parametrize("name", ["ordered_at", "delivery_at"])
 def test_bad_dates(name: str, value: Any) -> None:
     with pytest.raises(InvalidInput) as raised:
         validate_header({name: value})
     invalid(raised.value, name)
+    if isinstance(value, str) and value.startswith(("9999", "0001")):
+        assert raised.value.message == f"{value!r} is out of range: in UTC it must fall within the years 1 to 9999"
 
 
 @pytest.mark.parametrize("value", ["EURO", "XYZ", "E", "€", 978])

@@ -259,6 +259,22 @@ async def test_refused_offers_write_nothing(
             unprocessable("the quantity must be a multiple of 12 (KAR)", 1, "Positionen.0.Menge"),
         ),
         (offer_body(), 400, invalid("at least one position is required", "Positionen")),
+        (
+            offer_body(HAMMER, AuftBestellT="9999-12-31T23:59:59-14:00"),
+            400,
+            invalid(
+                "'9999-12-31T23:59:59-14:00' is out of range: in UTC it must fall within the years 1 to 9999",
+                "GrundDaten.AuftBestellT",
+            ),
+        ),
+        (
+            offer_body(HAMMER, AuftLieferT="0001-01-01T00:00:00+14:00"),
+            400,
+            invalid(
+                "'0001-01-01T00:00:00+14:00' is out of range: in UTC it must fall within the years 1 to 9999",
+                "GrundDaten.AuftLieferT",
+            ),
+        ),
         (offer_body(HAMMER, AuftBez="x" * 81), 400, invalid("must have at most 80 characters", "GrundDaten.AuftBez")),
     ]
     for payload, status, expected in refusals:

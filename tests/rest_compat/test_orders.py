@@ -166,6 +166,10 @@ async def test_order_dates_are_stored_in_utc(client: httpx.AsyncClient, shop: Ca
         ("2026-11-20T10:15:00Z", "2026-11-20T10:15:00Z"),
         ("2026-11-20T10:15:00+02:00", "2026-11-20T08:15:00Z"),
         ("2026-11-20", "2026-11-19T23:00:00Z"),  # a date alone: midnight in Zurich
+        # Any year from 1 to 9999 whose UTC time stays in those years; always written with four digits.
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("0999-06-15T12:00:00+02:00", "0999-06-15T10:00:00Z"),
+        ("9999-12-31T23:59:59", "9999-12-31T22:59:59Z"),
     ]
     for sent, stored in cases:
         number = await place(client, auth, order({"ArtNr": "A-100", "Menge": 1}, AuftBestellT=sent, AuftLieferT=sent))
@@ -405,6 +409,10 @@ def no_price(article: str) -> str:
     return f"article {article} has no price in the customer's price list"
 
 
+def out_of_range(sent: str) -> str:
+    return f"{sent!r} is out of range: in UTC it must fall within the years 1 to 9999"
+
+
 REFUSALS: list[tuple[dict[str, Any], int, dict[str, Any]]] = [
     (
         order(HAMMER, customer="999999"),
@@ -462,6 +470,17 @@ REFUSALS: list[tuple[dict[str, Any], int, dict[str, Any]]] = [
         order(HAMMER, AuftLieferT="2026-13-01"),
         400,
         invalid("'2026-13-01' is not an ISO 8601 date", "GrundDaten.AuftLieferT"),
+    ),
+    # In UTC these would be in the year 10000 and the year 0.
+    (
+        order(HAMMER, AuftBestellT="9999-12-31T23:59:59-14:00"),
+        400,
+        invalid(out_of_range("9999-12-31T23:59:59-14:00"), "GrundDaten.AuftBestellT"),
+    ),
+    (
+        order(HAMMER, AuftLieferT="0001-01-01T00:00:00+14:00"),
+        400,
+        invalid(out_of_range("0001-01-01T00:00:00+14:00"), "GrundDaten.AuftLieferT"),
     ),
     (order(HAMMER, WaehrAbk="USD"), 400, invalid("USD is not a currency of the ERP", "GrundDaten.WaehrAbk")),
     (order(HAMMER) | {"Zahlung": [{"Wert": "1"}]}, 400, invalid("is required", "Zahlung.0.Bezeichnung")),
