@@ -45,9 +45,10 @@ class SalesDocument(Base):
     contact_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id"))
     delivery_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id"))
     billing_address_id: Mapped[int | None] = mapped_column(ForeignKey("address.id"))
-    net_total: Mapped[Decimal] = mapped_column(default=Decimal(0))  # AuftNetto
-    tax_total: Mapped[Decimal] = mapped_column(default=Decimal(0))  # AuftWUST
-    gross_total: Mapped[Decimal] = mapped_column(default=Decimal(0))  # AuftBrutto
+    net_total: Mapped[Decimal] = mapped_column(default=Decimal(0))  # AuftNetto, to the cent
+    tax_total: Mapped[Decimal] = mapped_column(default=Decimal(0))  # AuftWUST, to the cent
+    # AuftBrutto: the amount payable, net + tax rounded to the currency's cash step (CHF 0.05)
+    gross_total: Mapped[Decimal] = mapped_column(default=Decimal(0))
     # An offer converted into an order, and the order made from an offer.
     order_number: Mapped[str | None] = mapped_column(String(10))
     offer_number: Mapped[str | None] = mapped_column(String(10))

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.models import Currency, TaxCode
-from datasources.sales.money import to_step
+from datasources.sales.money import cents, to_step
 from datasources.sales.records import TaxLine
 
 SECTION = "UST-Rekap"  # Abschnitt
@@ -53,8 +53,12 @@ async def recapitulation(session: AsyncSession, positions: Sequence[_Taxed], cur
 async def totals(
     session: AsyncSession, positions: Sequence[_Taxed], lines: Sequence[TaxLine], currency: str
 ) -> tuple[Decimal, Decimal, Decimal]:
-    """AuftNetto, AuftWUST, AuftBrutto: each rounded to the currency's step; gross is net + tax exactly."""
+    """AuftNetto, AuftWUST, AuftBrutto as EN 16931 and Swiss invoices have them: the net total is the sum of
+    the positions' net totals (BT-109) and the tax the sum of the recapitulation's tax (BT-110), both to the
+    cent, so that they agree with the lines they add up; the gross total is the amount payable (BT-115),
+    net + tax rounded to the currency's cash step (CHF 0.05, EUR 0.01). What that rounding adds or takes
+    is the rounding amount (BT-114): gross - (net + tax)."""
     step = await session.scalar(select(Currency.rounding_step).where(Currency.code == currency)) or Decimal("0.01")
-    net = to_step(sum((p.total for p in positions), Decimal(0)), step)
-    tax = to_step(sum((line.tax for line in lines), Decimal(0)), step)
-    return net, tax, net + tax
+    net = cents(sum((p.total for p in positions), Decimal(0)))
+    tax = cents(sum((line.tax for line in lines), Decimal(0)))
+    return net, tax, to_step(net + tax, step)

@@ -125,9 +125,16 @@ class SalesDocument:
     payment_condition: int | None = strawberry.field(description="KundBedTyp.")
     delivery_costs: float | None = strawberry.field(description="AuftLiefKost.")
     location: int | None = strawberry.field(description="StaoNr.")
-    net_total: float = strawberry.field(description="AuftNetto.")
-    tax_total: float = strawberry.field(description="AuftWUST.")
-    gross_total: float = strawberry.field(description="AuftBrutto.")
+    net_total: float = strawberry.field(description="AuftNetto: the positions' net totals added up, to the cent.")
+    tax_total: float = strawberry.field(description="AuftWUST: the tax recapitulation's tax added up, to the cent.")
+    gross_total: float = strawberry.field(
+        description="AuftBrutto: the amount payable, AuftNetto + AuftWUST rounded to the currency's cash step "
+        "(CHF 0.05, EUR 0.01)."
+    )
+    rounding_amount: float = strawberry.field(
+        description="Rounding amount (EN 16931 BT-114): AuftBrutto - (AuftNetto + AuftWUST), what rounding the "
+        "amount payable to the currency's cash step added (positive) or took off (negative)."
+    )
     order_number: str | None = strawberry.field(description="AuftNr: the order an offer was converted into.")
     offer_number: str | None = strawberry.field(description="OffertNr: the offer an order was made from.")
     captured_at: UtcDateTime = strawberry.field(description="AuftErf: when the document was captured.")
@@ -154,6 +161,7 @@ class SalesDocument:
             net_total=float(record.net_total),
             tax_total=float(record.tax_total),
             gross_total=float(record.gross_total),
+            rounding_amount=float(record.gross_total - record.net_total - record.tax_total),
             order_number=record.order_number,
             offer_number=record.offer_number,
             captured_at=UtcDateTime(record.captured_at),

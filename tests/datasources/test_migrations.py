@@ -1,13 +1,28 @@
-"""The migrations build exactly what the models describe."""
+"""The migrations build exactly what the models describe, and carry stored data along."""
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
+from collections.abc import AsyncIterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
-from datasources.database import Database
+from datasources import migrate
+from datasources.database import Database, create_database
 from datasources.models import Base
+from tests import databases
+
+D = Decimal
 
 
 async def test_migrated_database_matches_the_models(db: Database) -> None:
@@ -17,3 +32,153 @@ async def test_migrated_database_matches_the_models(db: Database) -> None:
 
     async with db.engine.connect() as conn:
         assert await conn.run_sync(differences) == []
+
+
+@pytest.fixture
+async def blank(tmp_path: Path) -> AsyncIterator[Database]:
+    """An empty database of the backend under test, to migrate step by step."""
+    if not databases.SERVER_URL:
+        database = create_database(f"sqlite+aiosqlite:///{tmp_path / 'blank.db'}")
+        yield database
+        await database.dispose()
+        return
+    server = make_url(databases.SERVER_URL)
+    name = f"gateway_migration_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(server, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    database = create_database(server.set(database=name).render_as_string(hide_password=False))
+    yield database
+    await database.dispose()
+    async with admin.connect() as conn:
+        await conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    await admin.dispose()
+
+
+async def downgrade(database: Database, revision: str) -> None:
+    def run(connection: Connection) -> None:
+        config = migrate.alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+    async with database.engine.begin() as conn:
+        await conn.run_sync(run)
+
+
+MONEY = sa.Numeric(14, 4)
+CURRENCY = sa.table(
+    "currency", sa.column("code"), sa.column("name"), sa.column("is_leading"), sa.column("rounding_step", MONEY)
+)
+TAX_CODE = sa.table(
+    "tax_code",
+    sa.column("code"),
+    sa.column("designation"),
+    sa.column("rate", MONEY),
+    *map(sa.column, ("tax_class", "is_standard")),
+)
+DOCUMENT = sa.table(
+    "sales_document",
+    *map(sa.column, ("id", "kind", "number", "status", "currency", "created_by", "captured_at")),
+    *(sa.column(name, MONEY) for name in ("net_total", "tax_total", "gross_total")),
+)
+POSITION = sa.table(
+    "document_position",
+    *map(sa.column, ("document_id", "position_number", "article_number", "tax_code", "price_given")),
+    *(sa.column(name, MONEY) for name in ("quantity", "unit_price", "price_basis", "total", "tax_rate", "tax_amount")),
+)
+
+
+def document(id: int, currency: str, net: str, tax: str, gross: str) -> dict[str, Any]:
+    return {
+        "id": id,
+        "kind": "order",
+        "number": str(500000 + id),
+        "status": "N",
+        "currency": currency,
+        "created_by": "shop",
+        "captured_at": dt.datetime(2026, 11, 21, 10),
+        "net_total": D(net),
+        "tax_total": D(tax),
+        "gross_total": D(gross),
+    }
+
+
+def position(document_id: int, number: int, total: str, tax: str, code: str, rate: str) -> dict[str, Any]:
+    return {
+        "document_id": document_id,
+        "position_number": number,
+        "article_number": "A-100",
+        "tax_code": code,
+        "price_given": False,
+        "quantity": D(1),
+        "unit_price": D(total),
+        "price_basis": D(1),
+        "total": D(total),
+        "tax_rate": D(rate),
+        "tax_amount": D(tax),
+    }
+
+
+async def totals(database: Database) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
+    async with database.engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(DOCUMENT.c.id, DOCUMENT.c.net_total, DOCUMENT.c.tax_total, DOCUMENT.c.gross_total)
+        )
+        return {row.id: (row.net_total, row.tax_total, row.gross_total) for row in rows}
+
+
+async def test_0004_recomputes_the_totals_of_stored_documents(blank: Database) -> None:
+    await migrate.upgrade(blank.engine, "0003")
+    async with blank.engine.begin() as conn:
+        await conn.execute(
+            CURRENCY.insert(),
+            [
+                {"code": "CHF", "name": "Swiss franc", "is_leading": True, "rounding_step": D("0.05")},
+                {"code": "EUR", "name": "Euro", "is_leading": False, "rounding_step": D("0.01")},
+            ],
+        )
+        await conn.execute(
+            TAX_CODE.insert(),
+            [
+                {"code": "N81", "designation": "Normalsatz", "rate": D("8.1"), "tax_class": "C", "is_standard": True},
+                {"code": "R26", "designation": "Reduziert", "rate": D("2.6"), "tax_class": "C", "is_standard": False},
+            ],
+        )
+        # As 0003 stored them: net and tax each rounded to the step, gross their sum.
+        await conn.execute(
+            DOCUMENT.insert(),
+            [
+                # 12.50 + 1.07 = 13.57 -> 13.55; 0.33 + 0.09 = 0.42 -> 0.40; 13.95
+                document(1, "CHF", "13.55", "0.40", "13.95"),
+                # 110.00 + 44.00 = 154.00; 2.86 + 3.56 = 6.42 -> 6.40; 160.40
+                document(2, "CHF", "154.00", "6.40", "160.40"),
+                # 39.00 + 2.59 = 41.59; 1.01 + 0.21 = 1.22; 42.81 (cents: nothing to round)
+                document(3, "EUR", "41.59", "1.22", "42.81"),
+                document(4, "CHF", "0", "0", "0"),  # an offer whose positions were all deleted
+            ],
+        )
+        await conn.execute(
+            POSITION.insert(),
+            [
+                position(1, 1, "12.50", "0.33", "R26", "2.6"),
+                position(1, 2, "1.07", "0.09", "N81", "8.1"),
+                position(2, 1, "110.00", "2.86", "R26", "2.6"),
+                position(2, 2, "44.00", "3.56", "N81", "8.1"),
+                position(3, 1, "39.00", "1.01", "R26", "2.6"),
+                position(3, 2, "2.59", "0.21", "N81", "8.1"),
+            ],
+        )
+    before = await totals(blank)
+
+    await migrate.upgrade(blank.engine, "head")
+    assert await totals(blank) == {
+        # net 13.57, tax 0.42, both to the cent; payable 13.99 -> 14.00 (rounding +0.01)
+        1: (D("13.57"), D("0.42"), D("14.00")),
+        # net 154.00, tax 6.42; payable 160.42 -> 160.40 (rounding -0.02)
+        2: (D("154.00"), D("6.42"), D("160.40")),
+        3: (D("41.59"), D("1.22"), D("42.81")),
+        4: (D(0), D(0), D(0)),
+    }
+
+    await downgrade(blank, "0003")
+    assert await totals(blank) == before

@@ -405,8 +405,9 @@ async def test_an_order_as_stored(db: Database, factory: Factory, catalogue: Cat
         (D("44.00"), D("3.56"), "N81"),
         (D("22.50"), D("1.82"), "N81"),
     ]
-    # Totals: net 176.50, tax 8.24 -> CHF steps of 0.05: 8.25; gross = net + tax.
-    assert (order.net_total, order.tax_total, order.gross_total) == (D("176.50"), D("8.25"), D("184.75"))
+    # Totals: net 110.00 + 44.00 + 22.50 = 176.50; tax 2.86 + 3.56 + 1.82 = 8.24, both to the cent;
+    # payable 184.74, in CHF steps of 0.05: 184.75.
+    assert (order.net_total, order.tax_total, order.gross_total) == (D("176.50"), D("8.24"), D("184.75"))
     assert await payments_of(db, "order", placed.number) == [
         ("Z1", "Dienstleister", "Datatrans"),
         ("Z2", "TransID", "T-1"),
@@ -562,7 +563,7 @@ async def test_converting_an_offer_copies_positions_and_totals(db: Database, cat
         "gross_total",
     ):
         assert getattr(order, name) == getattr(source, name), name
-    assert (order.net_total, order.tax_total, order.gross_total) == (D("176.50"), D("8.25"), D("184.75"))
+    assert (order.net_total, order.tax_total, order.gross_total) == (D("176.50"), D("8.24"), D("184.75"))
     copied = [position_values(p) for p in await positions_of(db, "order", order_number)]
     assert copied == [position_values(p) for p in await positions_of(db, "offer", number)]
     assert len(copied) == 3
@@ -657,8 +658,8 @@ async def test_a_template_offer_goes_to_a_customer_only_when_it_matches(
 async def test_positions_are_added_deleted_and_updated_with_new_prices(db: Database, catalogue: Catalogue) -> None:
     number = await offer(db, document("100002", positions=[HAMMER, CARTONS, DOWELS]))
     before = await get(db, "offer", number)
-    # 12.50 + 44.00 + 25.00; tax 0.33 + 3.56 + 2.03 = 5.92 -> 5.90 in CHF steps.
-    assert (before.net_total, before.tax_total, before.gross_total) == (D("81.50"), D("5.90"), D("87.40"))
+    # 12.50 + 44.00 + 25.00 = 81.50; tax 0.33 + 3.56 + 2.03 = 5.92; payable 87.42 -> 87.40 in CHF steps.
+    assert (before.net_total, before.tax_total, before.gross_total) == (D("81.50"), D("5.92"), D("87.40"))
     await update(
         db,
         number,
@@ -681,9 +682,10 @@ async def test_positions_are_added_deleted_and_updated_with_new_prices(db: Datab
     assert [p.tax_amount for p in rows] == [D("2.86"), D("1.82"), D("12.87"), D("9.23")]
     after = await get(db, "offer", number)
     net = sum((p.total for p in rows), D(0))
-    tax = to_step(sum((p.tax_amount for p in rows), D(0)), D("0.05"))
-    assert (after.net_total, after.tax_total, after.gross_total) == (net, tax, net + tax)
-    assert (after.net_total, after.tax_total, after.gross_total) == (D("741.50"), D("26.80"), D("768.30"))
+    tax = sum((p.tax_amount for p in rows), D(0))
+    assert (after.net_total, after.tax_total, after.gross_total) == (net, tax, to_step(net + tax, D("0.05")))
+    # 110.00 + 22.50 + 495.00 + 114.00 = 741.50; 2.86 + 1.82 + 12.87 + 9.23 = 26.78; payable 768.28 -> 768.30
+    assert (after.net_total, after.tax_total, after.gross_total) == (D("741.50"), D("26.78"), D("768.30"))
 
 
 async def test_an_update_keeps_the_packaging_unit_and_a_given_price_and_refusals_change_nothing(

@@ -1,7 +1,8 @@
 """GET, POST and PATCH /www/offerte and PUT /www/auftrag (an offer becomes an order).
 
 Amounts are worked out by hand in the comments: positions to cents (half up), unit prices to four places,
-tax per position; AuftNetto and AuftWUST to the currency's step (CHF 0.05), AuftBrutto = AuftNetto + AuftWUST.
+tax per position; AuftNetto and AuftWUST exact to the cent, AuftBrutto (the amount payable) = AuftNetto +
+AuftWUST rounded to the currency's step (CHF 0.05).
 """
 
 from __future__ import annotations
@@ -131,8 +132,8 @@ async def test_an_offer_without_customer_is_a_template(
             "AuftStatus": "P",
             "AuftBestellRef": "Katalog 2027",
             "WaehrAbk": "CHF",
-            # tax 2.86 + 3.56 = 6.42 -> 6.40; net 110.00 + 44.00 = 154.00; gross 154.00 + 6.40 = 160.40
-            "AuftWUST": 6.4,
+            # tax 2.86 + 3.56 = 6.42; net 110.00 + 44.00 = 154.00; payable 160.42 -> 160.40
+            "AuftWUST": 6.42,
             "AuftBrutto": 160.4,
             "AuftNetto": 154.0,
             "AuftNr": None,
@@ -175,8 +176,8 @@ async def test_an_offer_with_customer_has_its_addresses_and_prices(
             "AuftStatus": "P",
             "AuftBestellRef": None,
             "WaehrAbk": "CHF",
-            # 12.50, tax 0.325 -> 0.33 -> 0.35; gross 12.50 + 0.35 = 12.85
-            "AuftWUST": 0.35,
+            # 12.50, tax 0.325 -> 0.33; payable 12.83 -> 12.85
+            "AuftWUST": 0.33,
             "AuftBrutto": 12.85,
             "AuftNetto": 12.5,
             "AuftNr": None,
@@ -192,7 +193,7 @@ async def test_an_offer_with_customer_has_its_addresses_and_prices(
     reseller = await create_offer(client, auth, offer_body(HAMMER, KundNr="100001"))
     assert reseller["OffertNr"] == "300002"
     assert reseller["Positionen"] == [position(1, "A-100", "Marteau", 1.0, 10.0, 10.0, 0.26, "R26")]
-    assert totals_of(reseller) == (10.0, 0.25, 10.25)  # 0.26 -> 0.25
+    assert totals_of(reseller) == (10.0, 0.26, 10.25)  # payable 10.26 -> 10.25
 
 
 async def test_the_payment_condition_text_is_in_the_contact_language(
@@ -317,8 +318,8 @@ async def test_patch_adds_deletes_and_updates_positions(
         position(4, "A-700", "Übernachtung", 2.0, 100.0, 190.0, 7.22, "B38", discount=5.0),
     ]
     assert data["Positionen"] == positions
-    # net 110 + 100 + 190 = 400.00; tax 2.86 + 8.10 + 7.22 = 18.18 -> 18.20; gross 418.20
-    assert totals_of(data) == (400.0, 18.2, 418.2)
+    # net 110 + 100 + 190 = 400.00; tax 2.86 + 8.10 + 7.22 = 18.18; payable 418.18 -> 418.20
+    assert totals_of(data) == (400.0, 18.18, 418.2)
     assert data["MWSTRekapitulation"] == [
         recap("N81", 100.0, 8.1),
         recap("B38", 190.0, 7.22),
@@ -329,9 +330,9 @@ async def test_patch_adds_deletes_and_updates_positions(
     assert await read_offer(client, auth, "300001") == data
 
     more = await patch(client, auth, "OffertNr=300001", {"Positionen": [HAMMER | {"PosBez": "Ersatzhammer"}]})
-    # PosNr 5 at 12.50, tax 0.33; net 400.00 + 12.50 = 412.50; tax 18.18 + 0.33 = 18.51 -> 18.50; gross 431.00
+    # PosNr 5 at 12.50, tax 0.33; net 400.00 + 12.50 = 412.50; tax 18.18 + 0.33 = 18.51; payable 431.01 -> 431.00
     assert more["Positionen"] == [*positions, position(5, "A-100", "Ersatzhammer", 1.0, 12.5, 12.5, 0.33, "R26")]
-    assert totals_of(more) == (412.5, 18.5, 431.0)
+    assert totals_of(more) == (412.5, 18.51, 431.0)
     assert more["MWSTRekapitulation"][2] == recap("R26", 122.5, 3.19)  # 110 + 12.50; 2.86 + 0.33
 
 
@@ -346,11 +347,11 @@ async def test_patch_keeps_a_given_price_and_the_discount(
     more = await patch(client, auth, "OffertNr=300001", {"Positionen": [{"PosNr": 1, "Menge": 50}]})
     # still 7.35 (not the tier 9.90), still 10 %: 50 * 7.35 * 0.90 = 330.75; tax 8.5995 -> 8.60
     assert more["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 7.35, 330.75, 8.6, "R26", discount=10.0)]
-    assert totals_of(more) == (330.75, 8.6, 339.35)
+    assert totals_of(more) == (330.75, 8.6, 339.35)  # payable 330.75 + 8.60 = 339.35
     cheaper = await patch(client, auth, "OffertNr=300001", {"Positionen": [{"PosNr": 1, "Menge": 50, "GRabSatz": 20}]})
-    # 50 * 7.35 * 0.80 = 294.00; tax 7.644 -> 7.64 -> 7.65; gross 301.65
+    # 50 * 7.35 * 0.80 = 294.00; tax 7.644 -> 7.64; payable 301.64 -> 301.65
     assert cheaper["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 7.35, 294.0, 7.64, "R26", discount=20.0)]
-    assert totals_of(cheaper) == (294.0, 7.65, 301.65)
+    assert totals_of(cheaper) == (294.0, 7.64, 301.65)
 
 
 async def test_patch_replaces_whole_addresses_of_the_offer_only(
@@ -468,8 +469,8 @@ async def test_patch_assigns_a_template_offer_to_the_customer(
         "Adressen": addresses(contact, address_out(2, DELIVERY_FRE), contact),
         "Zahlung": [],
     }
-    # positions and totals stay: 154.00 / 6.40 / 160.40
-    assert totals_of(data) == (154.0, 6.4, 160.4)
+    # positions and totals stay: 154.00 / 6.42 / 160.40
+    assert totals_of(data) == (154.0, 6.42, 160.4)
     # Naming the same customer again changes nothing; another one is refused.
     assert await patch(client, auth, "OffertNr=300001&KundNr=100004", {}) == data
     assert await patch(client, auth, "OffertNr=300001&KundNr=100002", {}, status=409) == belongs("300001", "100004")
@@ -484,13 +485,8 @@ async def test_a_patch_with_an_empty_body_is_an_empty_change(
     headers = auth if content_type is None else {**auth, "Content-Type": content_type}
     response = await client.patch("/www/offerte?OffertNr=300001&KundNr=100002", content=b"", headers=headers)
     assert response.status_code == 200
-    assert body(response) == {
-        "count": 1,
-        "success": True,
-        "data": template | {"GrundDaten": template["GrundDaten"] | {"KundNr": "100002", "Template": False}} | {
-            "Zahlung": []
-        },
-    }
+    assigned = template | {"GrundDaten": template["GrundDaten"] | {"KundNr": "100002", "Template": False}}
+    assert body(response) == {"count": 1, "success": True, "data": assigned | {"Zahlung": []}}
     # Without KundNr either, nothing changes.
     unchanged = await client.patch("/www/offerte?OffertNr=300001", headers=auth)
     assert (unchanged.status_code, body(unchanged)["data"]) == (200, body(response)["data"])
@@ -607,9 +603,9 @@ async def test_put_converts_a_template_offer_into_an_order(
                 "AuftLiefKost": None,
                 "StaoNr": None,
                 "AuftStatus": "N",
-                # the offer's: net 154.00, tax 6.42 -> 6.40, gross 160.40
+                # the offer's: net 154.00, tax 6.42, payable 160.42 -> 160.40
                 "AuftNetto": 154.0,
-                "AuftWUST": 6.4,
+                "AuftWUST": 6.42,
                 "AuftBrutto": 160.4,
             },
             "Adressen": addresses(contact, address_out(2, DELIVERY_FRE), contact),
@@ -674,14 +670,14 @@ async def test_put_refusals_write_nothing(
     created = await call(client, "PUT", "/www/auftrag", auth, convert("300001", "100001"), status=201)
     assert created == {"count": 1, "success": True, "data": {"AuftNr": "500001"}}
     order = (await call(client, "GET", "/www/auftrag/500001", auth, status=200))["data"]
-    # WV 10.00, tax 0.26 -> 0.25; no Zahlung given
+    # WV 10.00, tax 0.26, payable 10.26 -> 10.25; no Zahlung given
     assert (order["Positionen"], order["Zahlung"]) == (
         [position(1, "A-100", "Marteau", 1.0, 10.0, 10.0, 0.26, "R26")],
         [],
     )
     assert (order["GrundDaten"]["AuftNetto"], order["GrundDaten"]["AuftWUST"], order["GrundDaten"]["AuftBrutto"]) == (
         10.0,
-        0.25,
+        0.26,
         10.25,
     )
 

@@ -2,8 +2,9 @@
 write nothing, the duplicate guard, Idempotency-Key, and the customer's order list.
 
 Every amount below is worked out by hand in a comment: positions are rounded to cents (half up), unit
-prices to four places, tax per position; AuftNetto and AuftWUST are rounded to the currency's step
-(CHF 0.05, EUR 0.01) and AuftBrutto = AuftNetto + AuftWUST.
+prices to four places, tax per position; AuftNetto (the positions' net totals) and AuftWUST (the
+recapitulation's tax) are exact to the cent, and AuftBrutto, the amount payable, is AuftNetto + AuftWUST
+rounded to the currency's step (CHF 0.05, EUR 0.01).
 """
 
 from __future__ import annotations
@@ -114,10 +115,10 @@ async def test_create_answers_201_and_the_order_reads_back_whole(
                 "AuftLiefKost": 9.5,
                 "StaoNr": 1,
                 "AuftStatus": "N",
-                # net 110.00 + 44.00 + 100.00 = 254.00; tax 2.86 + 3.56 + 3.80 = 10.22 -> 10.20 (step 0.05);
-                # gross 254.00 + 10.20 = 264.20
+                # net 110.00 + 44.00 + 100.00 = 254.00; tax 2.86 + 3.56 + 3.80 = 10.22;
+                # payable 254.00 + 10.22 = 264.22 -> 264.20 (step 0.05)
                 "AuftNetto": 254.0,
-                "AuftWUST": 10.2,
+                "AuftWUST": 10.22,
                 "AuftBrutto": 264.2,
             },
             "Adressen": addresses(contact, delivery, contact),
@@ -199,10 +200,10 @@ async def test_the_tier_follows_the_quantity(client: httpx.AsyncClient, shop: Ca
             "AuftLiefKost": None,
             "StaoNr": None,
             "AuftStatus": "N",
-            # net 112.50 + 110.00 + 539.00 + 495.00 = 1256.50
-            # tax 2.93 + 2.86 + 14.01 + 12.87 = 32.67 -> 32.65; gross 1256.50 + 32.65 = 1289.15
+            # net 112.50 + 110.00 + 539.00 + 495.00 = 1256.50; tax 2.93 + 2.86 + 14.01 + 12.87 = 32.67
+            # payable 1256.50 + 32.67 = 1289.17 -> 1289.15
             "AuftNetto": 1256.5,
-            "AuftWUST": 32.65,
+            "AuftWUST": 32.67,
             "AuftBrutto": 1289.15,
         },
         "Adressen": NO_ADDRESSES,  # the customer has no addresses: three empty records
@@ -241,8 +242,9 @@ async def test_packaging_units_are_priced_per_unit(
         # Preis is net per piece: 1.50 * 12 = 18.00 per KAR; 3 KAR = 54.00; tax 4.374 -> 4.37
         position(4, "A-200", "Schrauben", 36.0, 1.5, 54.0, 4.37, "N81", **kar(3.0, 18.0)),
     ]
-    # net 44.00 + 100.00 + 14.00 + 54.00 = 212.00; tax 3.56 + 8.10 + 1.13 + 4.37 = 17.16 -> 17.15
-    assert totals_of(data) == (212.0, 17.15, 229.15)
+    # net 44.00 + 100.00 + 14.00 + 54.00 = 212.00; tax 3.56 + 8.10 + 1.13 + 4.37 = 17.16;
+    # payable 229.16 -> 229.15
+    assert totals_of(data) == (212.0, 17.16, 229.15)
     assert data["MWSTRekapitulation"] == [recap("N81", 212.0, 17.16)]
 
 
@@ -276,8 +278,8 @@ async def test_a_given_price_and_the_discount(client: httpx.AsyncClient, shop: C
         # an article without any price is sold at the given one: 2 * 4.20 = 8.40; tax 0.6804 -> 0.68
         position(4, "A-300", "Zange, isoliert", 2.0, 4.2, 8.4, 0.68, "N81"),
     ]
-    # net 22.05 + 99.00 + 31.50 + 8.40 = 160.95; tax 0.57 + 2.57 + 2.55 + 0.68 = 6.37 -> 6.35
-    assert totals_of(data) == (160.95, 6.35, 167.3)
+    # net 22.05 + 99.00 + 31.50 + 8.40 = 160.95; tax 0.57 + 2.57 + 2.55 + 0.68 = 6.37; payable 167.32 -> 167.30
+    assert totals_of(data) == (160.95, 6.37, 167.3)
     # N81: 31.50 + 8.40 = 39.90, 2.55 + 0.68 = 3.23; R26: 22.05 + 99.00 = 121.05, 0.57 + 2.57 = 3.14
     assert data["MWSTRekapitulation"] == [recap("N81", 39.9, 3.23), recap("R26", 121.05, 3.14)]
 
@@ -305,7 +307,7 @@ async def test_the_customer_price_list_is_never_mixed_with_the_default(
         # WV has no screw price: the default list STD, 22.00 per KAR; 44.00, tax 3.56
         position(4, "A-200", "Vis", 24.0, 1.8333, 44.0, 3.56, "N81", **kar(2.0, 22.0)),
     ]
-    # net 500 + 10 + 30 + 44 = 584.00; tax 13.00 + 0.26 + 2.43 + 3.56 = 19.25 (a multiple of 0.05)
+    # net 500 + 10 + 30 + 44 = 584.00; tax 13.00 + 0.26 + 2.43 + 3.56 = 19.25; payable 603.25 (nothing to round)
     assert totals_of(data) == (584.0, 19.25, 603.25)
     # N81: 30 + 44 = 74.00, 2.43 + 3.56 = 5.99; R26: 510.00, 13.26
     assert data["MWSTRekapitulation"] == [recap("N81", 74.0, 5.99), recap("R26", 510.0, 13.26)]
@@ -318,16 +320,16 @@ async def test_a_gross_price_list_is_split_into_net_and_tax(
     # BRUTTO 39.90 incl. 8.1 %: net 39.90 / 1.081 = 36.9103 -> 36.91; tax 39.90 - 36.91 = 2.99
     assert one["Positionen"] == [position(1, "A-500", "Bohrer", 1.0, 36.9103, 36.91, 2.99, "N81")]
     assert one["MWSTRekapitulation"] == [recap("N81", 36.91, 2.99)]
-    # 36.91 -> 36.90, 2.99 -> 3.00: 36.90 + 3.00 = 39.90, the gross price exactly
-    assert totals_of(one) == (36.9, 3.0, 39.9)
+    # net 36.91, tax 2.99: payable 39.90, the gross price exactly
+    assert totals_of(one) == (36.91, 2.99, 39.9)
 
     three = await read(
         client, auth, await place(client, auth, order({"ArtNr": "A-500", "Menge": 3}, customer="100003"))
     )
     # 3 * 39.90 = 119.70 gross; net 119.70 / 1.081 = 110.7308 -> 110.73; tax 119.70 - 110.73 = 8.97
     assert three["Positionen"] == [position(1, "A-500", "Bohrer", 3.0, 36.9103, 110.73, 8.97, "N81")]
-    # 110.73 -> 110.75, 8.97 -> 8.95: 119.70
-    assert totals_of(three) == (110.75, 8.95, 119.7)
+    # 110.73 + 8.97 = 119.70
+    assert totals_of(three) == (110.73, 8.97, 119.7)
 
 
 async def test_an_eur_order_rounds_to_cents(client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]) -> None:
@@ -343,12 +345,12 @@ async def test_an_eur_order_rounds_to_cents(client: httpx.AsyncClient, shop: Cat
         # 7 * 0.37 = 2.59; tax 0.20979 -> 0.21
         position(2, "A-200", "Schrauben", 7.0, 0.37, 2.59, 0.21, "N81", unit="STK", **pieces(7.0, 0.37)),
     ]
-    # net 39.00 + 2.59 = 41.59; tax 1.01 + 0.21 = 1.22 (step 0.01: unchanged); gross 42.81
+    # net 39.00 + 2.59 = 41.59; tax 1.01 + 0.21 = 1.22; payable 42.81 (step 0.01: nothing to round)
     assert totals_of(data) == (41.59, 1.22, 42.81)
     assert data["MWSTRekapitulation"] == [recap("N81", 2.59, 0.21, "EUR"), recap("R26", 39.0, 1.01, "EUR")]
 
 
-async def test_chf_totals_are_rounded_to_five_rappen(
+async def test_the_chf_amount_payable_is_rounded_to_five_rappen(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
 ) -> None:
     number = await place(
@@ -361,8 +363,9 @@ async def test_chf_totals_are_rounded_to_five_rappen(
     ]
     # the recapitulation keeps the cents: R26 12.50 / 0.33, N81 1.07 / 0.09
     assert data["MWSTRekapitulation"] == [recap("N81", 1.07, 0.09), recap("R26", 12.5, 0.33)]
-    # net 12.50 + 1.07 = 13.57 -> 13.55; tax 0.33 + 0.09 = 0.42 -> 0.40; gross 13.55 + 0.40 = 13.95
-    assert totals_of(data) == (13.55, 0.4, 13.95)
+    # net 12.50 + 1.07 = 13.57 and tax 0.33 + 0.09 = 0.42, as the positions and the recapitulation say;
+    # payable 13.57 + 0.42 = 13.99 -> 14.00 (half a step of 0.05 or more rounds up)
+    assert totals_of(data) == (13.57, 0.42, 14.0)
 
 
 # --- addresses ----------------------------------------------------------------------------------------

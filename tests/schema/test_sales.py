@@ -19,7 +19,7 @@ from tests.http import statement_count
 DOCUMENT = """fragment Document on SalesDocument {
     number kind customerNumber status template description externalNumber reference orderedAt deliveryAt
     currency comment costUnit paymentCondition paymentConditionText deliveryCosts location
-    netTotal taxTotal grossTotal orderNumber offerNumber
+    netTotal taxTotal grossTotal roundingAmount orderNumber offerNumber
     contactAddress { number customerNumber language lastName place }
     deliveryAddress { number } billingAddress { number }
     positions { number displayNumber articleNumber text quantity priceBasis unitPrice total taxAmount
@@ -247,10 +247,12 @@ async def test_order_create_returns_the_order_then_existing_then_replayed(
         "paymentConditionText": "30 jours net",  # in the contact address's language
         "deliveryCosts": 9.5,
         "location": 2,
-        # Net 176.50; tax 8.24 in CHF steps of 0.05: 8.25; gross = net + tax.
+        # Net 110.00 + 44.00 + 22.50 = 176.50 and tax 2.86 + 3.56 + 1.82 = 8.24 (the summary's 5.38 + 2.86),
+        # to the cent; payable 184.74 in CHF steps of 0.05: 184.75, rounded up by 0.01 (EN 16931 BT-114).
         "netTotal": 176.5,
-        "taxTotal": 8.25,
+        "taxTotal": 8.24,
         "grossTotal": 184.75,
+        "roundingAmount": 0.01,
         "orderNumber": None,
         "offerNumber": None,
         # The customer has no standard addresses; only the contact address was given.
@@ -407,7 +409,17 @@ async def test_offers_are_created_changed_and_converted(
     template = created["offer"]
     assert {
         key: template[key]
-        for key in ("number", "kind", "customerNumber", "status", "template", "netTotal", "taxTotal", "grossTotal")
+        for key in (
+            "number",
+            "kind",
+            "customerNumber",
+            "status",
+            "template",
+            "netTotal",
+            "taxTotal",
+            "grossTotal",
+            "roundingAmount",
+        )
     } == {
         "number": "300001",
         "kind": "OFFER",
@@ -415,8 +427,9 @@ async def test_offers_are_created_changed_and_converted(
         "status": "P",
         "template": True,
         "netTotal": 56.5,  # 12.50 + 44.00
-        "taxTotal": 3.9,  # 0.33 + 3.56 = 3.89 -> 3.90
-        "grossTotal": 60.4,
+        "taxTotal": 3.89,  # 0.33 + 3.56
+        "grossTotal": 60.4,  # payable 60.39 -> 60.40
+        "roundingAmount": 0.01,
     }
     # Without a contact address the payment condition's text is German.
     assert (template["paymentConditionText"], template["contactAddress"]) == ("10 Tage 2 % Skonto", None)
@@ -459,7 +472,13 @@ async def test_offers_are_created_changed_and_converted(
         (1, "A-100", 10.0, 110.0),
         (3, "A-600", 100.0, 5.0),
     ]
-    assert (offer["netTotal"], offer["taxTotal"], offer["grossTotal"]) == (115.0, 3.25, 118.25)  # 2.86 + 0.41
+    # net 110.00 + 5.00 (100 x 0.10 x 0.5) = 115.00; tax 2.86 + 0.41 (0.405) = 3.27; payable 118.27 -> 118.25
+    assert (offer["netTotal"], offer["taxTotal"], offer["grossTotal"], offer["roundingAmount"]) == (
+        115.0,
+        3.27,
+        118.25,
+        -0.02,
+    )
     assert [line["code"] for line in offer["taxSummary"]] == ["N81", "R26"]
     # The customer has no standard addresses; the delivery address was given.
     assert (offer["contactAddress"], offer["billingAddress"]) == (None, None)
@@ -487,7 +506,12 @@ async def test_offers_are_created_changed_and_converted(
     order = converted["order"]
     assert (order["number"], order["kind"], order["status"], order["offerNumber"]) == ("500001", "ORDER", "N", "300001")
     assert order["positions"] == offer["positions"]
-    assert (order["netTotal"], order["taxTotal"], order["grossTotal"]) == (115.0, 3.25, 118.25)
+    assert (order["netTotal"], order["taxTotal"], order["grossTotal"], order["roundingAmount"]) == (
+        115.0,
+        3.27,
+        118.25,
+        -0.02,
+    )
     assert [p["key"] for p in order["payments"]] == ["Z1", "Z2"]
     assert (await graphql(client, auth, READ, n="300001"))["data"]["offer"]["orderNumber"] == "500001"
     again = await offer_convert(client, auth, {"offerNumber": "300001", "customerNumber": "100002"})
