@@ -80,7 +80,7 @@ POSITIONS = Field("positions", shape=POSITION)
 TAX_SUMMARIES = Field("taxSummary", shape=TAX_SUMMARY)
 PAYMENTS = Field("payments", shape=PAYMENT)
 
-POSITION_INPUT = InputShape(
+ORDER_POSITION_INPUT = InputShape(
     {
         "ArtNr": In("articleNumber"),
         "PosBez": In("text"),
@@ -90,6 +90,11 @@ POSITION_INPUT = InputShape(
         "GRabSatz": In("discountRate", float),
         "VisPosNr": In("displayNumber", int),
     }
+)
+# The specification lists no Preis for offers ("prices are calculated by the rules stored in the ERP"):
+# one sent is ignored like any field the interface does not know.
+OFFER_POSITION_INPUT = InputShape(
+    {name: entry for name, entry in ORDER_POSITION_INPUT.fields.items() if name != "Preis"}
 )
 PAYMENT_INPUT = InputShape({"Bezeichnung": In("designation"), "Wert": In("value")})
 ADDRESSES_INPUT = In(
@@ -129,7 +134,7 @@ ORDER_INPUT = InputShape(
         ),
         "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=POSITION_INPUT, many=True),
+        "Positionen": In("positions", shape=ORDER_POSITION_INPUT, many=True),
     }
 )
 
@@ -137,7 +142,7 @@ OFFER_INPUT = InputShape(
     {
         "GrundDaten": In("", shape=InputShape(HEADER_INPUT)),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=POSITION_INPUT, many=True),
+        "Positionen": In("positions", shape=OFFER_POSITION_INPUT, many=True),
     }
 )
 

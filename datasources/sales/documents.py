@@ -28,10 +28,11 @@ from datasources.sales.records import (
     Header,
     PaymentInput,
     PaymentRecord,
+    PositionInput,
     PositionRecord,
     PricedPosition,
 )
-from datasources.sales.validation import validate_header, validate_payments, validate_positions
+from datasources.sales.validation import refuse_prices, validate_header, validate_payments, validate_positions
 
 ADDRESS_ROLES = ("contact_address", "delivery_address", "billing_address")
 
@@ -41,7 +42,7 @@ class DocumentInput:
     """Everything a new document is made of, validated."""
 
     header: Header
-    positions: list[Any]
+    positions: list[PositionInput]
     payments: list[PaymentInput]
     addresses: dict[str, Any]
 
@@ -77,6 +78,8 @@ async def document_view(session: AsyncSession, currency: str | None, customer_nu
 
 
 async def create_document(session: AsyncSession, kind: str, data: DocumentInput, *, user: str) -> SalesDocument:
+    if kind == OFFER:
+        refuse_prices(data.positions)
     customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
     view = await document_view(session, data.header.currency, data.header.customer_number)
     if await session.get(Currency, view.currency) is None:

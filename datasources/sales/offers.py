@@ -130,11 +130,11 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
         if change.quantity == 0:
             await session.execute(delete(DocumentPosition).where(DocumentPosition.id == row.id))
             continue
+        # Re-priced by the ERP for the new quantity: offers take no given price.
         request = PositionInput(
             row.article_number,
             change.quantity,
             change.text or row.text,
-            price=row.unit_price if row.price_given else None,
             packaging_unit=row.packaging_unit,
             discount_rate=change.discount_rate if change.discount_rate is not None else row.discount_rate,
             display_number=row.display_number,

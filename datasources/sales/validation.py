@@ -142,6 +142,15 @@ def _position(entry: Mapping[str, Any], index: int) -> PositionInput:
     return position
 
 
+def refuse_prices(positions: Sequence[PositionInput]) -> None:
+    """Offers are priced by the rules stored in the ERP only; the specification gives them no Preis."""
+    for index, position in enumerate(positions):
+        if position.price is not None:
+            raise InvalidInput(
+                "offers are priced by the ERP: a position of an offer takes no price", field=f"positions.{index}.price"
+            )
+
+
 def check_amounts(quantity: Decimal, discount_rate: Decimal | None, index: int) -> None:
     """Well-formed but impossible amounts; `index` is the position's place in the request."""
     path, position = f"positions.{index}.", {"position": index + 1}

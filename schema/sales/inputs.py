@@ -17,7 +17,9 @@ class PositionInput:
     quantity: float | None = strawberry.field(default=UNSET, description="Menge in the base unit. Required.")
     text: str | None = strawberry.field(default=UNSET, description="PosBez; default the article's designation.")
     price: float | None = strawberry.field(
-        default=UNSET, description="Preis: net per base unit; default the price the ERP determines."
+        default=UNSET,
+        description="Preis: net per base unit; default the price the ERP determines. Orders only: offers are "
+        "priced by the ERP, and a price given for an offer's position is refused.",
     )
     packaging_unit: str | None = strawberry.field(default=UNSET, description="VPEinheit.")
     discount_rate: float | None = strawberry.field(default=UNSET, description="GRabSatz: 0 to 100 percent.")

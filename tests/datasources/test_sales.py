@@ -688,21 +688,37 @@ async def test_positions_are_added_deleted_and_updated_with_new_prices(db: Datab
     assert (after.net_total, after.tax_total, after.gross_total) == (D("741.50"), D("26.78"), D("768.30"))
 
 
-async def test_an_update_keeps_the_packaging_unit_and_a_given_price_and_refusals_change_nothing(
+async def test_offers_take_no_price(db: Database, catalogue: Catalogue) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        await offer(db, document(None, positions=[HAMMER, {**HAMMER, "price": 9.9}]))
+    assert (raised.value.field, raised.value.message) == (
+        "positions.1.price",
+        "offers are priced by the ERP: a position of an offer takes no price",
+    )
+    assert set((await counts(db)).values()) == {0}
+    assert await last_number(db, "offer") == 300000
+    # Orders may have one.
+    assert (await place(db, document(positions=[{**HAMMER, "price": 9.9}]))).number == "500001"
+
+
+async def test_an_update_keeps_the_packaging_unit_reprices_and_refusals_change_nothing(
     db: Database, catalogue: Catalogue
 ) -> None:
-    number = await offer(
-        db, document("100002", positions=[CARTONS, {"article_number": "A-300", "quantity": 2, "price": 15.5}])
-    )
-    await update(db, number, positions=[{"position_number": 1, "quantity": 60}, {"position_number": 2, "quantity": 4}])
-    cartons, pliers = await positions_of(db, "offer", number)
+    number = await offer(db, document("100002", positions=[CARTONS, {**HAMMER, "quantity": 2}]))
+    # A position of an offer stored before offers refused prices: it is re-priced by the ERP when changed.
+    async with db.writer() as session, session.begin():
+        (hammer_row,) = [p for p in await session.scalars(select(DocumentPosition)) if p.position_number == 2]
+        hammer_row.unit_price, hammer_row.total, hammer_row.price_given = D("0.05"), D("0.10"), True
+    await update(db, number, positions=[{"position_number": 1, "quantity": 60}, {"position_number": 2, "quantity": 10}])
+    cartons, hammers = await positions_of(db, "offer", number)
     assert (cartons.packaging_unit, cartons.packaging_quantity, cartons.packaging_unit_price, cartons.total) == (
         "KAR",
         D(5),
         D("20.00"),
         D("100.00"),
     )
-    assert (pliers.unit_price, pliers.total, pliers.price_given) == (D("15.50"), D("62.00"), True)
+    # the tier from 10: 11.00; 110.00
+    assert (hammers.unit_price, hammers.total, hammers.price_given) == (D("11.00"), D("110.00"), False)
     before = [position_values(p) for p in await positions_of(db, "offer", number)]
     totals = (await get(db, "offer", number)).gross_total
     # An impossible change names the position in `info` as well; a malformed one in the field only.

@@ -336,22 +336,29 @@ async def test_patch_adds_deletes_and_updates_positions(
     assert more["MWSTRekapitulation"][2] == recap("R26", 122.5, 3.19)  # 110 + 12.50; 2.86 + 0.33
 
 
-async def test_patch_keeps_a_given_price_and_the_discount(
+async def test_an_offer_is_priced_by_the_erp_whatever_preis_says(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
 ) -> None:
+    # The specification lists no Preis for offers: one sent is ignored like any unknown field.
     created = await create_offer(
-        client, auth, offer_body({"ArtNr": "A-100", "Menge": 3, "Preis": 7.35, "GRabSatz": 10}, KundNr="100002")
+        client, auth, offer_body({"ArtNr": "A-100", "Menge": 3, "Preis": 0.05, "GRabSatz": 10}, KundNr="100002")
     )
-    # 3 * 7.35 * 0.90 = 19.845 -> 19.85; tax 0.5161 -> 0.52
-    assert created["Positionen"] == [position(1, "A-100", "Hammer", 3.0, 7.35, 19.85, 0.52, "R26", discount=10.0)]
+    # STD 12.50: 3 * 12.50 * 0.90 = 33.75; tax 0.8775 -> 0.88; payable 34.63 -> 34.65
+    assert created["Positionen"] == [position(1, "A-100", "Hammer", 3.0, 12.5, 33.75, 0.88, "R26", discount=10.0)]
+    assert totals_of(created) == (33.75, 0.88, 34.65)
     more = await patch(client, auth, "OffertNr=300001", {"Positionen": [{"PosNr": 1, "Menge": 50}]})
-    # still 7.35 (not the tier 9.90), still 10 %: 50 * 7.35 * 0.90 = 330.75; tax 8.5995 -> 8.60
-    assert more["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 7.35, 330.75, 8.6, "R26", discount=10.0)]
-    assert totals_of(more) == (330.75, 8.6, 339.35)  # payable 330.75 + 8.60 = 339.35
+    # re-priced at the tier from 50, 9.90, still 10 %: 50 * 9.90 * 0.90 = 445.50; tax 11.583 -> 11.58;
+    # payable 457.08 -> 457.10
+    assert more["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 9.9, 445.5, 11.58, "R26", discount=10.0)]
+    assert totals_of(more) == (445.5, 11.58, 457.1)
     cheaper = await patch(client, auth, "OffertNr=300001", {"Positionen": [{"PosNr": 1, "Menge": 50, "GRabSatz": 20}]})
-    # 50 * 7.35 * 0.80 = 294.00; tax 7.644 -> 7.64; payable 301.64 -> 301.65
-    assert cheaper["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 7.35, 294.0, 7.64, "R26", discount=20.0)]
-    assert totals_of(cheaper) == (294.0, 7.64, 301.65)
+    # 50 * 9.90 * 0.80 = 396.00; tax 10.296 -> 10.30; payable 406.30
+    assert cheaper["Positionen"] == [position(1, "A-100", "Hammer", 50.0, 9.9, 396.0, 10.3, "R26", discount=20.0)]
+    assert totals_of(cheaper) == (396.0, 10.3, 406.3)
+    # The order made from it has the ERP's prices too.
+    await call(client, "PUT", "/www/auftrag", auth, convert("300001", "100002"), status=201)
+    order = (await call(client, "GET", "/www/auftrag/500001", auth, status=200))["data"]
+    assert (order["Positionen"], totals_of(order)) == (cheaper["Positionen"], (396.0, 10.3, 406.3))
 
 
 async def test_patch_replaces_whole_addresses_of_the_offer_only(

@@ -549,6 +549,23 @@ async def test_offers_are_created_changed_and_converted(
     assert await count(db, SalesDocument) == 4
 
 
+async def test_an_offer_position_with_a_price_is_refused(
+    client: httpx.AsyncClient, db: Database, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    payload = await offer_create(client, auth, {"positions": [HAMMER, {**HAMMER, "price": 9.9}]})
+    assert payload == {
+        "offer": None,
+        "errors": [
+            error(
+                "positions.1.price",
+                "INVALID_REQUEST",
+                "offers are priced by the ERP: a position of an offer takes no price",
+            )
+        ],
+    }
+    assert await count(db, SalesDocument) == 0
+
+
 # Scopes
 
 
