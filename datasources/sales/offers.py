@@ -127,6 +127,7 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
                 field=f"positions.{index}.position_number",
                 info={"position": index + 1},
             )
+        _check_article(offer, row, change, index)
         if change.quantity == 0:
             await session.execute(delete(DocumentPosition).where(DocumentPosition.id == row.id))
             continue
@@ -146,6 +147,20 @@ async def _change_positions(session: AsyncSession, offer: SalesDocument, changes
         last = max(existing, default=0)
         added = await price_positions(session, additions, view, indexes=addition_indexes)
         add_positions(session, offer, added, first_number=last + 1)
+
+
+def _check_article(offer: SalesDocument, row: DocumentPosition, change: PositionChange, index: int) -> None:
+    """An ArtNr sent with a PosNr must be the position's: a position keeps its article. Compared exactly,
+    as the article lookup compares article numbers."""
+    if change.article_number is None or change.article_number == row.article_number:
+        return
+    number, article, given = row.position_number, row.article_number, change.article_number
+    what = f"position {number} of offer {offer.number} is article {article}, not {given!r}"
+    if change.quantity == 0:
+        message = f"{what}; nothing was changed"
+    else:
+        message = f"{what}: to change the article, delete the position (Menge 0) and add a new one"
+    raise Unprocessable(message, field=f"positions.{index}.article_number", info={"position": index + 1})
 
 
 # What an order made from an offer does not take over from it.
@@ -174,6 +189,9 @@ async def convert_offer(
             info={"AuftNr": offer.order_number},
         )
     await _assign(session, offer, customer)
+    positions = list(await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == offer.id)))
+    if not positions:
+        raise Unprocessable(f"offer {offer_number} has no positions; an order needs at least one", field="offer_number")
     order = SalesDocument(
         **{
             column.key: getattr(offer, column.key)
@@ -188,7 +206,6 @@ async def convert_offer(
     )
     session.add(order)
     await session.flush()
-    positions = await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == offer.id))
     for position in positions:
         copied = {c.key: getattr(position, c.key) for c in DocumentPosition.__table__.columns if c.key != "id"}
         session.add(DocumentPosition(**{**copied, "document_id": order.id}))

@@ -590,6 +590,39 @@ async def test_an_offer_is_converted_once_even_concurrently(db: Database, catalo
     assert await last_number(db, "order") == 500001
 
 
+async def test_an_offer_without_positions_is_not_converted(db: Database, catalogue: Catalogue) -> None:
+    number = await offer(db, document(None, positions=[HAMMER]))
+    await update(db, number, positions=[{"position_number": 1, "quantity": 0}])
+    with pytest.raises(Unprocessable) as raised:
+        await convert(db, number, "100002")
+    assert (raised.value.field, raised.value.message, raised.value.info) == (
+        "offer_number",
+        f"offer {number} has no positions; an order needs at least one",
+        {},
+    )
+    assert (await get(db, "offer", number)).customer_number is None
+    assert (await count(db, SalesDocument), await last_number(db, "order")) == (1, 500000)
+
+
+async def test_a_position_keeps_its_article(db: Database, catalogue: Catalogue) -> None:
+    number = await offer(db, document("100002", positions=[HAMMER, CARTONS]))
+    for change, words in (
+        ({"position_number": 2, "article_number": "A-100", "quantity": 12}, "delete the position (Menge 0)"),
+        ({"position_number": 2, "article_number": "A-100", "quantity": 0}, "nothing was changed"),
+        ({"position_number": 1, "article_number": "a-100", "quantity": 2}, "not 'a-100'"),  # as the lookup: exactly
+    ):
+        with pytest.raises(Unprocessable) as raised:
+            await update(db, number, positions=[{"position_number": 1, "quantity": 3}, change])
+        assert (raised.value.field, raised.value.info) == ("positions.1.article_number", {"position": 2})
+        assert words in raised.value.message
+    assert [(p.article_number, p.quantity) for p in await positions_of(db, "offer", number)] == [
+        ("A-100", D(1)),
+        ("A-200", D(24)),
+    ]
+    await update(db, number, positions=[{"position_number": 1, "article_number": "A-100", "quantity": 3}])
+    assert (await positions_of(db, "offer", number))[0].quantity == D(3)
+
+
 async def test_refused_conversions(db: Database, catalogue: Catalogue) -> None:
     number = await offer(db, document("100002"))
     # Another customer's offer.

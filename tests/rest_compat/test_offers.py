@@ -418,6 +418,26 @@ async def test_refused_patches_change_nothing(
             invalid("must be a whole number", "Positionen.0.PosNr"),
         ),
         ("OffertNr=300001", {"Positionen": [{"PosNr": 1}]}, 400, invalid("is required", "Positionen.0.Menge")),
+        # a position keeps its article
+        (
+            "OffertNr=300001",
+            {"Positionen": [{"PosNr": 1, "Menge": 5}, {"PosNr": 2, "ArtNr": "A-100", "Menge": 36}]},
+            422,
+            unprocessable(
+                "position 2 of offer 300001 is article A-200, not 'A-100': to change the article, "
+                "delete the position (Menge 0) and add a new one",
+                2,
+                "Positionen.1.ArtNr",
+            ),
+        ),
+        (
+            "OffertNr=300001",
+            {"Positionen": [{"PosNr": 1, "ArtNr": "A-200", "Menge": 0}]},
+            422,
+            unprocessable(
+                "position 1 of offer 300001 is article A-100, not 'A-200'; nothing was changed", 1, "Positionen.0.ArtNr"
+            ),
+        ),
         # an assignment and a replaced address in the same refused request are rolled back too
         ("OffertNr=300001&KundNr=100002", {"Positionen": [{"PosNr": 9, "Menge": 1}]}, 422, no_position),
         (
@@ -451,6 +471,19 @@ async def test_refused_patches_change_nothing(
         assert await patch(client, auth, query, payload, status=status) == expected
         assert await read_offer(client, auth, "300001") == before, (query, payload)
         assert await row_counts(db) == counts, (query, payload)
+
+
+async def test_patch_may_name_the_positions_own_article(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
+) -> None:
+    await create_offer(client, auth, offer_body(HAMMER, SCREWS_KAR))
+    data = await patch(
+        client,
+        auth,
+        "OffertNr=300001",
+        {"Positionen": [{"PosNr": 1, "ArtNr": "A-100", "Menge": 10}, {"PosNr": 2, "ArtNr": "A-200", "Menge": 0}]},
+    )
+    assert data["Positionen"] == [HAMMERS_10]
 
 
 # --- PATCH: a template offer gets its customer --------------------------------------------------------
@@ -687,6 +720,26 @@ async def test_put_refusals_write_nothing(
         0.26,
         10.25,
     )
+
+
+async def test_an_offer_without_positions_does_not_become_an_order(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], db: Database
+) -> None:
+    await create_offer(client, auth, offer_body(HAMMER, SCREWS_KAR))
+    emptied = await patch(
+        client, auth, "OffertNr=300001", {"Positionen": [{"PosNr": 1, "Menge": 0}, {"PosNr": 2, "Menge": 0}]}
+    )
+    assert (emptied["Positionen"], emptied["MWSTRekapitulation"], totals_of(emptied)) == ([], [], (0.0, 0.0, 0.0))
+    counts = await row_counts(db)
+    assert await call(client, "PUT", "/www/auftrag", auth, convert("300001", "100002"), status=422) == error(
+        "unprocessable", "offer 300001 has no positions; an order needs at least one", field="GrundDaten.OffertNr"
+    )
+    assert await row_counts(db) == counts
+    # Nothing changed: still a template (the assignment was rolled back), no order number used.
+    assert await read_offer(client, auth, "300001") == emptied
+    await patch(client, auth, "OffertNr=300001", {"Positionen": [HAMMER]})
+    created = await call(client, "PUT", "/www/auftrag", auth, convert("300001", "100002"), status=201)
+    assert created["data"] == {"AuftNr": "500001"}
 
 
 async def test_put_without_a_required_field_is_400(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
