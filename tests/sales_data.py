@@ -19,7 +19,7 @@ from datasources.models import (
     SalesDocument,
 )
 from tests.catalogue_data import Catalogue, build_catalogue
-from tests.factories import Factory
+from tests.factories import Factory, unit
 from tests.http import body
 
 BASE = "http://gateway.test"
@@ -133,10 +133,23 @@ OFFER_HEADER_KEYS = [
 
 
 async def build_shop(factory: Factory) -> Catalogue:
-    """The known catalogue plus A-700, the one article taxed at 3.8 % (B38), 100.00 CHF in STD."""
+    """The known catalogue plus A-700, the one article taxed at 3.8 % (B38), 100.00 CHF in STD; A-800, offered
+    in cartons of 12 only (WEBSHOPVPE hides its pieces), 24.00 per KAR; A-900, in cartons of 12 (18.00) and
+    pallets of 480 (600.00), without a unit of factor 1."""
     catalogue = await build_catalogue(factory)
     lodging = await factory.article("A-700", designations={"ger": "Übernachtung", "fre": "Nuitée"}, tax_code="B38")
     await factory.price(lodging, "100.00")
+    ties = await factory.article(
+        "A-800",
+        designations={"ger": "Kabelbinder"},
+        attributes={"WEBSHOPVPE": "KAR"},
+        units=[unit("STK", "1"), unit("KAR", "12")],
+    )
+    await factory.price(ties, "2.10", unit="STK")
+    await factory.price(ties, "24.00", unit="KAR")
+    nails = await factory.article("A-900", designations={"ger": "Nägel"}, units=[unit("KAR", "12"), unit("PAL", "480")])
+    await factory.price(nails, "18.00", unit="KAR")
+    await factory.price(nails, "600.00", unit="PAL")
     return catalogue
 
 

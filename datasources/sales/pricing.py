@@ -3,6 +3,8 @@
 The customer's price list falls back to the default (the catalogue's chain); the tier is the one for
 the ordered quantity, counted in the packaging unit; a gross list's price is turned into net with the
 position's tax rate. Amounts are rounded per position to cents, unit prices to four places.
+
+Every refusal says what is really the matter: which unit, which currency, which price lists were looked in.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datasources.catalogue.articles import is_exposed
 from datasources.catalogue.records import PackagingUnitRecord, PriceTier
 from datasources.catalogue.view import CatalogueView
 from datasources.errors import Unprocessable
-from datasources.models import Article, TaxCode
+from datasources.models import Article, PriceList, TaxCode
 from datasources.sales.money import cents, unit_price
 from datasources.sales.records import PositionInput, PricedPosition
 
@@ -60,6 +62,8 @@ async def price_positions(
             )
         unit = _unit(position, packaging[article.id].visible, index)
         tiers = prices.get((article.id, unit.code if unit else None), [])
+        if position.price is None and not tiers:
+            raise await _no_price(session, view, article.number, unit, index)
         priced.append(_priced(position, article, unit, tiers, texts.get(article.id), index))
     return priced
 
@@ -76,25 +80,65 @@ async def _articles(session: AsyncSession, numbers: set[str]) -> dict[str, _Arti
 
 
 def _unit(position: PositionInput, units: Sequence[PackagingUnitRecord], index: int) -> PackagingUnitRecord | None:
-    """The packaging unit ordered in: the one named, else the article's unit of factor 1, else none."""
+    """The packaging unit the position is counted in, among those the article offers (after WEBSHOPVPE):
+    the one named; without one, the unit of factor 1, else the article's only unit. An article with
+    several units and none of factor 1 needs VPEinheit; one without units is sold in its base unit."""
+    article, info = position.article_number, {"position": index + 1}
+    only = ""
     if position.packaging_unit is not None:
         wanted = position.packaging_unit.strip().upper()
         unit = next((u for u in units if u.code.upper() == wanted), None)
         if unit is None:
             raise Unprocessable(
-                f"packaging unit {position.packaging_unit!r} is not offered for {position.article_number}",
+                f"packaging unit {position.packaging_unit!r} is not offered for {article}",
                 field=f"positions.{index}.packaging_unit",
-                info={"position": index + 1},
+                info=info,
             )
+    elif not units:
+        return None
     else:
         unit = next((u for u in units if u.factor == 1), None)
-    if unit is not None and (position.quantity / unit.factor) % 1 != 0:
+        if unit is None and len(units) > 1:
+            raise Unprocessable(
+                f"a packaging unit (VPEinheit) is required: {article} is offered in "
+                + ", ".join(f"{u.code} ({_plain(u.factor)})" for u in units),
+                field=f"positions.{index}.packaging_unit",
+                info=info,
+            )
+        if unit is None:
+            unit, only = units[0], f", the only packaging unit {article} is offered in"
+    if (position.quantity / unit.factor) % 1 != 0:
         raise Unprocessable(
-            f"the quantity must be a multiple of {unit.factor.normalize():f} ({unit.code})",
+            f"the quantity must be a multiple of {_plain(unit.factor)} ({unit.code}){only}",
             field=f"positions.{index}.quantity",
-            info={"position": index + 1},
+            info=info,
         )
     return unit
+
+
+def _plain(number: Decimal) -> str:
+    return f"{number.normalize():f}"
+
+
+async def _no_price(
+    session: AsyncSession, view: CatalogueView, article: str, unit: PackagingUnitRecord | None, index: int
+) -> Unprocessable:
+    """No list of the chain has a price for the unit in the currency: the refusal names the lists looked in."""
+    rows = await session.execute(
+        select(PriceList.id, PriceList.list_type, PriceList.is_default).where(PriceList.id.in_(view.price_list_ids))
+    )
+    lists = sorted(rows, key=lambda row: view.price_list_ids.index(row.id))
+    # The chain is the customer's list type, then the default lists (datasources/catalogue/view.py).
+    places = [
+        ("the default price list " if row.is_default else "the customer's price list ") + row.list_type for row in lists
+    ]
+    if not places:
+        message = f"article {article} has no price: no price list applies to this document"
+    else:
+        per = f"per {unit.code}" if unit else "per base unit"
+        neither = "neither " if len(places) > 1 else ""
+        message = f"article {article} has no price {per} in {view.currency} {neither}in {' nor in '.join(places)}"
+    return Unprocessable(message, field=f"positions.{index}.article_number", info={"position": index + 1})
 
 
 def _priced(
@@ -112,12 +156,7 @@ def _priced(
         packaging_price = position.price * factor  # a given Preis is net, per base unit
     else:
         tier = _tier(tiers, packaging_quantity)
-        if tier is None:
-            raise Unprocessable(
-                f"article {article.number} has no price in the customer's price list",
-                field=f"positions.{index}.article_number",
-                info={"position": index + 1},
-            )
+        assert tier is not None  # price_positions refused a position without tiers
         packaging_price, gross = tier.amount, tier.price_kind == "B"
     discount = (HUNDRED - (position.discount_rate or 0)) / HUNDRED
     amount = cents(packaging_quantity * packaging_price * discount)

@@ -8,15 +8,18 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from datasources.catalogue.view import resolve_view
 from datasources.database import Database
 from datasources.errors import DomainError, InvalidInput, Unprocessable
+from datasources.models import PriceList
 from datasources.sales.money import cents, to_step, unit_price
 from datasources.sales.pricing import price_positions
 from datasources.sales.records import Header, PaymentInput, PositionChange, PositionInput, PricedPosition
 from datasources.sales.validation import validate_changes, validate_header, validate_payments, validate_positions
 from tests.catalogue_data import Catalogue
+from tests.factories import Factory, unit
 
 D = Decimal
 CHF, EUR = D("0.05"), D("0.01")
@@ -498,7 +501,7 @@ UNITS = [
 
 async def test_packaging_units(db: Database, catalogue: Catalogue) -> None:
     priced = await price(
-        db, "100002", *(position("A-200", quantity, packaging_unit=unit) for unit, quantity, _ in UNITS)
+        db, "100002", *(position("A-200", quantity, packaging_unit=code) for code, quantity, _ in UNITS)
     )
     for (_, quantity, expected), entry in zip(UNITS, priced, strict=True):
         assert (
@@ -545,11 +548,100 @@ REFUSALS = [
 
 async def test_refusals_name_the_position(db: Database, catalogue: Catalogue) -> None:
     good = position("A-100", "1")
-    for article, quantity, unit, field, words in REFUSALS:
-        error = await refused(db, "100002", good, good, position(article, quantity, packaging_unit=unit))
+    for article, quantity, packaging, field, words in REFUSALS:
+        error = await refused(db, "100002", good, good, position(article, quantity, packaging_unit=packaging))
         assert (error.field, error.info) == (f"positions.2.{field}", {"position": 3}), article
         assert words in error.message, error.message
         assert error.code == "unprocessable"
+
+
+async def test_without_a_unit_an_article_is_counted_in_its_only_one(
+    db: Database, factory: Factory, catalogue: Catalogue
+) -> None:
+    # Like the demo's A-000048: pieces exist, but WEBSHOPVPE offers cartons only.
+    ties = await factory.article("A-800", attributes={"WEBSHOPVPE": "KAR"}, units=[unit("STK"), unit("KAR", "12")])
+    await factory.price(ties, "24.00", unit="KAR")
+    nails = await factory.article("A-900", units=[unit("KAR", "12"), unit("PAL", "480")])
+    await factory.price(nails, "18.00", unit="KAR")
+    await factory.price(nails, "600.00", unit="PAL")
+    cartons, more_cartons, pallet = await price(
+        db,
+        "100002",
+        position("A-800", "36"),
+        position("A-800", "24", packaging_unit="kar"),
+        position("A-900", "480", packaging_unit="PAL"),
+    )
+    # 3 KAR * 24.00 = 72.00, 2.00 a piece, tax 5.832 -> 5.83; 2 KAR = 48.00, tax 3.888 -> 3.89
+    # 1 PAL = 600.00, 1.25 a piece, tax 48.60
+    assert [
+        (p.packaging_unit, p.packaging_quantity, p.packaging_unit_price, p.unit_price, p.total, p.tax_amount)
+        for p in (cartons, more_cartons, pallet)
+    ] == [
+        ("KAR", D(3), D("24.00"), D("2.00"), D("72.00"), D("5.83")),
+        ("KAR", D(2), D("24.00"), D("2.00"), D("48.00"), D("3.89")),
+        ("PAL", D(1), D("600.00"), D("1.25"), D("600.00"), D("48.60")),
+    ]
+    refusals = [
+        (
+            position("A-800", "30"),
+            "quantity",
+            "the quantity must be a multiple of 12 (KAR), the only packaging unit A-800 is offered in",
+        ),
+        (
+            position("A-800", "12", packaging_unit="STK"),
+            "packaging_unit",
+            "packaging unit 'STK' is not offered for A-800",
+        ),
+        (
+            position("A-900", "480"),
+            "packaging_unit",
+            "a packaging unit (VPEinheit) is required: A-900 is offered in KAR (12), PAL (480)",
+        ),
+        # with the unit named, the quantity is checked against it as for any other article
+        (position("A-900", "30", packaging_unit="KAR"), "quantity", "the quantity must be a multiple of 12 (KAR)"),
+    ]
+    for entry, field, message in refusals:
+        error = await refused(db, "100002", entry)
+        assert (error.field, error.message, error.info) == (f"positions.0.{field}", message, {"position": 1})
+
+
+async def test_no_price_says_what_is_missing(db: Database, catalogue: Catalogue) -> None:
+    pliers = position("A-300", "1")
+    cases: list[tuple[str | None, PositionInput, str | None, str]] = [
+        (None, pliers, None, "article A-300 has no price per base unit in CHF in the default price list STD"),
+        ("100002", pliers, "EUR", "article A-300 has no price per base unit in EUR in the default price list STD"),
+        (
+            "100001",
+            pliers,
+            None,
+            "article A-300 has no price per base unit in CHF neither in the customer's price list WV "
+            "nor in the default price list STD",
+        ),
+        (
+            "100003",
+            position("A-600", "200", packaging_unit="BTL"),
+            None,
+            "article A-600 has no price per BTL in CHF neither in the customer's price list BRUTTO "
+            "nor in the default price list STD",
+        ),
+        # without a unit the screws are counted in STK, which has a price in CHF only
+        (
+            "100002",
+            position("A-200", "7"),
+            "EUR",
+            "article A-200 has no price per STK in EUR in the default price list STD",
+        ),
+    ]
+    for customer, entry, currency, message in cases:
+        with pytest.raises(Unprocessable) as raised:
+            await price(db, customer, entry, currency=currency)
+        assert (raised.value.field, raised.value.message) == ("positions.0.article_number", message)
+    # A document no price list applies to: none is the default, and the customer has no list type.
+    async with db.writer() as session, session.begin():
+        await session.execute(update(PriceList).values(is_default=False))
+    with pytest.raises(Unprocessable) as raised:
+        await price(db, "100002", position("A-100", "1"))
+    assert raised.value.message == "article A-100 has no price: no price list applies to this document"
 
 
 async def test_the_multiple_is_named_in_plain_digits(db: Database, catalogue: Catalogue) -> None:

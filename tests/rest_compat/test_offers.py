@@ -259,6 +259,14 @@ async def test_refused_offers_write_nothing(
             422,
             unprocessable("the quantity must be a multiple of 12 (KAR)", 1, "Positionen.0.Menge"),
         ),
+        # a template is priced from the default list only
+        (
+            offer_body({"ArtNr": "A-500", "Menge": 1}),
+            422,
+            unprocessable(
+                "article A-500 has no price per base unit in CHF in the default price list STD", 1, "Positionen.0.ArtNr"
+            ),
+        ),
         (offer_body(), 400, invalid("at least one position is required", "Positionen")),
         (
             offer_body(HAMMER, AuftBestellT="9999-12-31T23:59:59-14:00"),

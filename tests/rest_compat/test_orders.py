@@ -248,6 +248,26 @@ async def test_packaging_units_are_priced_per_unit(
     assert data["MWSTRekapitulation"] == [recap("N81", 212.0, 17.16)]
 
 
+async def test_an_article_in_one_packaging_unit_is_counted_in_it(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
+) -> None:
+    number = await place(
+        client,
+        auth,
+        order({"ArtNr": "A-800", "Menge": 36}, {"ArtNr": "A-900", "Menge": 480, "VPEinheit": "PAL"}),
+    )
+    data = await read(client, auth, number)
+    assert data["Positionen"] == [
+        # no VPEinheit: KAR, the only unit A-800 offers; 36 / 12 = 3 KAR * 24.00 = 72.00; 24.00 / 12 = 2.00;
+        # tax 5.832 -> 5.83
+        position(1, "A-800", "Kabelbinder", 36.0, 2.0, 72.0, 5.83, "N81", **kar(3.0, 24.0)),
+        # 1 PAL at 600.00; 600.00 / 480 = 1.25; tax 48.60
+        position(2, "A-900", "Nägel", 480.0, 1.25, 600.0, 48.6, "N81", unit="PAL", **pieces(1.0, 600.0)),
+    ]
+    # net 672.00; tax 54.43; payable 726.43 -> 726.45
+    assert totals_of(data) == (672.0, 54.43, 726.45)
+
+
 def kar(count: float, price: float) -> dict[str, Any]:
     return {"unit": "KAR", "packaging_quantity": count, "packaging_price": price}
 
@@ -408,8 +428,8 @@ def invalid(description: str, field: str) -> dict[str, Any]:
     return error("invalid_request", description, field=field)
 
 
-def no_price(article: str) -> str:
-    return f"article {article} has no price in the customer's price list"
+def no_price(article: str, per: str = "base unit", currency: str = "CHF") -> str:
+    return f"article {article} has no price per {per} in {currency} in the default price list STD"
 
 
 def out_of_range(sent: str) -> str:
@@ -454,7 +474,49 @@ REFUSALS: list[tuple[dict[str, Any], int, dict[str, Any]]] = [
     (
         order({"ArtNr": "A-600", "Menge": 200, "VPEinheit": "BTL"}),
         422,
-        unprocessable(no_price("A-600"), 1, "Positionen.0.ArtNr"),
+        unprocessable(no_price("A-600", "BTL"), 1, "Positionen.0.ArtNr"),
+    ),
+    # the screws have no EUR price per STK, the unit of factor 1 they are counted in without VPEinheit
+    (
+        order({"ArtNr": "A-200", "Menge": 7}, WaehrAbk="EUR"),
+        422,
+        unprocessable(no_price("A-200", "STK", "EUR"), 1, "Positionen.0.ArtNr"),
+    ),
+    # 100001 buys from WV, which has no pliers either
+    (
+        order({"ArtNr": "A-300", "Menge": 1}, customer="100001"),
+        422,
+        unprocessable(
+            "article A-300 has no price per base unit in CHF neither in the customer's price list WV "
+            "nor in the default price list STD",
+            1,
+            "Positionen.0.ArtNr",
+        ),
+    ),
+    # A-800 is offered in KAR only: without VPEinheit it is counted in KAR, so whole cartons
+    (
+        order({"ArtNr": "A-800", "Menge": 30}),
+        422,
+        unprocessable(
+            "the quantity must be a multiple of 12 (KAR), the only packaging unit A-800 is offered in",
+            1,
+            "Positionen.0.Menge",
+        ),
+    ),
+    (
+        order({"ArtNr": "A-800", "Menge": 12, "VPEinheit": "STK"}),
+        422,
+        unprocessable("packaging unit 'STK' is not offered for A-800", 1, "Positionen.0.VPEinheit"),
+    ),
+    # A-900 has two units and none of factor 1: the client must choose
+    (
+        order({"ArtNr": "A-900", "Menge": 480}),
+        422,
+        unprocessable(
+            "a packaging unit (VPEinheit) is required: A-900 is offered in KAR (12), PAL (480)",
+            1,
+            "Positionen.0.VPEinheit",
+        ),
     ),
     (order({"ArtNr": "A-100", "Menge": "zwei"}), 400, invalid("must be a number", "Positionen.0.Menge")),
     (order(HAMMER, AuftBez="x" * 81), 400, invalid("must have at most 80 characters", "GrundDaten.AuftBez")),

@@ -348,7 +348,7 @@ async def test_refusals_are_typed_errors(
             error(
                 "positions.0.articleNumber",
                 "UNPROCESSABLE",
-                "article A-300 has no price in the customer's price list",
+                "article A-300 has no price per base unit in CHF in the default price list STD",
                 {"position": 1},
             ),
         ),
