@@ -83,8 +83,8 @@ async def order_create(request: Request) -> Response:
     }
     payload = (await run_operation(request, CREATE, variables))["orderCreate"]
     raise_payload_errors(payload, ORDER_INPUT, {"idempotencyKey": "Idempotency-Key"})
-    # A repeated Idempotency-Key answers as the first request did; an order that exists already
-    # (same AuftBestellNr of the customer) is 200.
+    # A repeated Idempotency-Key answers as the first request did; the same request again with the
+    # customer's AuftBestellNr finds its order: 200.
     status = 200 if payload["outcome"] == "EXISTING" else 201
     return JsonResponse({"data": {"AuftNr": payload["order"]["number"]}}, status_code=status)
 

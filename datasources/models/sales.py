@@ -52,6 +52,9 @@ class SalesDocument(Base):
     # An offer converted into an order, and the order made from an offer.
     order_number: Mapped[str | None] = mapped_column(String(10))
     offer_number: Mapped[str | None] = mapped_column(String(10))
+    # sha256 of the validated request that placed an order (datasources/sales/orders.py): the same
+    # AuftBestellNr again is a repeat only with the same request. NULL for orders from offers and older ones.
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
     created_by: Mapped[str] = mapped_column(String(64))
     captured_at: Mapped[dt.datetime] = mapped_column(default=utcnow)  # AuftErf
     __table_args__ = (

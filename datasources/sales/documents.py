@@ -77,7 +77,9 @@ async def document_view(session: AsyncSession, currency: str | None, customer_nu
     return await resolve_view(session, currency=currency, customer_number=customer_number)
 
 
-async def create_document(session: AsyncSession, kind: str, data: DocumentInput, *, user: str) -> SalesDocument:
+async def create_document(
+    session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
+) -> SalesDocument:
     if kind == OFFER:
         refuse_prices(data.positions)
     customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
@@ -95,6 +97,7 @@ async def create_document(session: AsyncSession, kind: str, data: DocumentInput,
         **{**header, "currency": view.currency},
         tax_code=customer.tax_code if customer else None,
         price_list_id=view.price_list_ids[0] if view.price_list_ids else None,
+        fingerprint=fingerprint,
     )
     if customer is not None and document.payment_condition is None:
         document.payment_condition = customer.payment_condition
@@ -153,7 +156,7 @@ async def update_totals(session: AsyncSession, document: SalesDocument) -> None:
     document.net_total, document.tax_total, document.gross_total = net, tax, gross
 
 
-_DOCUMENT_COLUMNS = [column for column in SalesDocument.__table__.columns if column.key != "created_by"]
+_DOCUMENT_COLUMNS = [c for c in SalesDocument.__table__.columns if c.key not in {"created_by", "fingerprint"}]
 
 
 async def document_by_number(session: AsyncSession, kind: str, number: str) -> DocumentRecord | None:

@@ -164,7 +164,17 @@ def _check_article(offer: SalesDocument, row: DocumentPosition, change: Position
 
 
 # What an order made from an offer does not take over from it.
-_NOT_INHERITED = {"id", "kind", "number", "status", "order_number", "offer_number", "created_by", "captured_at"}
+_NOT_INHERITED = {
+    "id",
+    "kind",
+    "number",
+    "status",
+    "order_number",
+    "offer_number",
+    "created_by",
+    "captured_at",
+    "fingerprint",  # no request placed it
+}
 
 
 async def convert_offer(

@@ -1,9 +1,15 @@
-"""Placing orders: once per AuftBestellNr of a customer, once per Idempotency-Key."""
+"""Placing orders: once per AuftBestellNr of a customer, once per Idempotency-Key. A repeat is the same
+request (the same fingerprint) and gets the first answer; another request with either is a conflict."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import hashlib
+import json
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -20,13 +26,34 @@ CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
 @dataclass(frozen=True, slots=True)
 class Placed:
     number: str  # AuftNr
-    # created; replayed: a repeated Idempotency-Key; existing: the customer's order with that AuftBestellNr
+    # created; replayed: a repeated Idempotency-Key; existing: the customer's order with that AuftBestellNr,
+    # placed by the same request
     outcome: str
 
 
 def fingerprint(data: DocumentInput) -> str:
-    # The validated input's repr is deterministic (dataclasses of plain values).
-    return hashlib.sha256(repr(data).encode()).hexdigest()
+    """sha256 of the validated request, kept with an Idempotency-Key and with the order, so that a repeat is
+    told from another request: the same for the same order however it was written (key order, 1 or 1.0).
+    Fields without a value are left out, so that a field added to the input later leaves the fingerprints
+    stored before it valid."""
+    canonical = json.dumps(_without_none(dataclasses.asdict(data)), sort_keys=True, default=_text)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _without_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _without_none(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_none(item) for item in value]
+    return value
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Decimal):
+        return f"{value.normalize():f}"
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} has no place in a fingerprint")
 
 
 async def place_order(
@@ -37,7 +64,7 @@ async def place_order(
     print_ = fingerprint(data)
     if idempotency_key is not None and not await _claim(session, user, idempotency_key, print_):
         return await _replay(session, user, idempotency_key, print_)
-    placed = await _place(session, data, user)
+    placed = await _place(session, data, user, print_)
     if idempotency_key is not None:
         await session.execute(
             update(IdempotentRequest)
@@ -47,22 +74,42 @@ async def place_order(
     return placed
 
 
-async def _place(session: AsyncSession, data: DocumentInput, user: str) -> Placed:
+async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: str) -> Placed:
     assert data.header.customer_number is not None
     # The lock serialises this customer's orders, so two equal requests cannot both pass the check.
     await locked_customer(session, data.header.customer_number)
     if data.header.external_number is not None:
-        existing = await session.scalar(
-            select(SalesDocument.number).where(
-                SalesDocument.kind == ORDER,
-                SalesDocument.customer_number == data.header.customer_number,
-                SalesDocument.external_number == data.header.external_number,
+        earlier = (
+            await session.execute(
+                select(SalesDocument.number, SalesDocument.fingerprint, SalesDocument.offer_number)
+                .where(
+                    SalesDocument.kind == ORDER,
+                    SalesDocument.customer_number == data.header.customer_number,
+                    SalesDocument.external_number == data.header.external_number,
+                )
+                .order_by(SalesDocument.id)
             )
-        )
-        if existing is not None:
-            return Placed(existing, EXISTING)
-    document = await create_document(session, ORDER, data, user=user)
+        ).all()
+        if earlier:
+            same = next((row.number for row in earlier if row.fingerprint == print_), None)
+            if same is None:
+                first = earlier[0]
+                raise _reused(data.header.external_number, first.number, first.fingerprint, first.offer_number)
+            return Placed(same, EXISTING)
+    document = await create_document(session, ORDER, data, user=user, fingerprint=print_)
     return Placed(document.number, CREATED)
+
+
+def _reused(external_number: str, number: str, earlier: str | None, offer_number: str | None) -> Conflict:
+    """The customer's AuftBestellNr names an order that this request did not place, or may not have."""
+    message = f"the customer's order {number} has AuftBestellNr {external_number!r} already"
+    if earlier is not None:
+        message += "; this request differs from the one that placed it"
+    elif offer_number is not None:
+        message += f"; it was made from offer {offer_number}"
+    else:
+        message += "; it was placed before orders kept their request, so this one cannot be taken for a repeat"
+    return Conflict(message, field="external_number", info={"AuftNr": number})
 
 
 async def _claim(session: AsyncSession, user: str, key: str, print_: str) -> bool:

@@ -40,7 +40,8 @@ class DocumentInput:
     description: str | None = strawberry.field(default=UNSET, description="AuftBez.")
     external_number: str | None = strawberry.field(
         default=UNSET,
-        description="AuftBestellNr: an order with the same one of the customer is returned instead.",
+        description="AuftBestellNr: orderCreate with one the customer has used already returns that order "
+        "(outcome EXISTING) when the request is the same as the one that placed it, and is a conflict otherwise.",
     )
     reference: str | None = strawberry.field(default=UNSET, description="AuftBestellRef.")
     ordered_at: str | None = strawberry.field(default=UNSET, description="AuftBestellT, ISO 8601.")

@@ -25,7 +25,7 @@ from schema.sales.types import SalesDocument
 class OrderOutcome(Enum):
     CREATED = orders.CREATED
     REPLAYED = orders.REPLAYED  # a repeated Idempotency-Key: the first answer again
-    EXISTING = orders.EXISTING  # the customer's order with the same AuftBestellNr
+    EXISTING = orders.EXISTING  # the customer's order with the same AuftBestellNr, placed by the same request
 
 
 @strawberry.type(description="The order placed, or why not.")

@@ -182,3 +182,5 @@ async def test_0004_recomputes_the_totals_of_stored_documents(blank: Database) -
 
     await downgrade(blank, "0003")
     assert await totals(blank) == before
+    async with blank.engine.connect() as conn:  # dropping the column kept every position
+        assert await conn.scalar(sa.select(sa.func.count()).select_from(POSITION)) == 6

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy import update as update_rows
 
 from datasources.database import Database
 from datasources.errors import Conflict, DomainError, InvalidInput, NotFound, Unprocessable
@@ -30,7 +32,7 @@ from datasources.models import (
 from datasources.sales.documents import DocumentInput, create_document
 from datasources.sales.money import to_step
 from datasources.sales.offers import convert_offer, update_offer
-from datasources.sales.orders import CREATED, EXISTING, REPLAYED, Placed, place_order
+from datasources.sales.orders import CREATED, EXISTING, REPLAYED, Placed, fingerprint, place_order
 from datasources.sales.records import OFFER
 from tests.catalogue_data import Catalogue
 from tests.factories import Factory
@@ -241,15 +243,69 @@ async def test_concurrent_orders_with_the_same_external_number_create_one_order(
     # The AuftBestellNr is per customer.
     other_customer = await place(db, document("100001", external_number="SHOP-4711"))
     other_number = await place(db, document("100002", external_number="SHOP-4712"))
-    # Any order of the customer with that AuftBestellNr is returned, whatever the rest of the request.
-    again = await place(db, document("100002", positions=[DOWELS], external_number="SHOP-4711"))
+    # The same request again, however its numbers are written, finds the order.
+    again = await place(db, document(external_number="SHOP-4711", positions=[{**HAMMER, "quantity": 1.0}, CARTONS]))
     assert [other_customer, other_number, again] == [
         Placed("500002", CREATED),
         Placed("500003", CREATED),
         Placed("500001", EXISTING),
     ]
+    # Another request with the customer's AuftBestellNr is a conflict naming the order: nothing is dropped.
+    with pytest.raises(Conflict) as raised:
+        await place(db, document("100002", positions=[DOWELS], external_number="SHOP-4711"))
+    assert (raised.value.field, raised.value.info, raised.value.message) == (
+        "external_number",
+        {"AuftNr": "500001"},
+        "the customer's order 500001 has AuftBestellNr 'SHOP-4711' already; this request differs from the one "
+        "that placed it",
+    )
+    assert await count(db, SalesDocument) == 3
     # Without an AuftBestellNr every request is a new order.
     assert [(await place(db, document())).number for _ in range(2)] == ["500004", "500005"]
+
+
+async def test_an_external_number_of_an_order_no_request_placed_is_a_conflict(
+    db: Database, catalogue: Catalogue
+) -> None:
+    # An order made from an offer takes the offer's AuftBestellNr.
+    order_number = await convert(db, await offer(db, document(external_number="OF-1")), "100002")
+    with pytest.raises(Conflict) as raised:
+        await place(db, document(external_number="OF-1"))
+    assert (raised.value.info, raised.value.message) == (
+        {"AuftNr": order_number},
+        f"the customer's order {order_number} has AuftBestellNr 'OF-1' already; it was made from offer 300001",
+    )
+    # An order stored before orders kept their request.
+    older = (await place(db, document(external_number="OLD-1"))).number
+    async with db.writer() as session, session.begin():
+        await session.execute(update_rows(SalesDocument).where(SalesDocument.number == older).values(fingerprint=None))
+    with pytest.raises(Conflict) as raised:
+        await place(db, document(external_number="OLD-1"))
+    assert (raised.value.info, raised.value.message) == (
+        {"AuftNr": older},
+        f"the customer's order {older} has AuftBestellNr 'OLD-1' already; it was placed before orders kept their "
+        "request, so this one cannot be taken for a repeat",
+    )
+    assert await count(db, SalesDocument) == 3
+
+
+async def test_the_fingerprint_is_the_canonical_request(db: Database, catalogue: Catalogue) -> None:
+    data = document(positions=[HAMMER])
+    # Sorted keys, no empty fields, numbers as plain decimals: what is stored must not depend on how the
+    # request was written, nor change when the input gains a field.
+    canonical = (
+        '{"addresses": {}, "header": {"customer_number": "100002"}, "payments": [], '
+        '"positions": [{"article_number": "A-100", "quantity": "1"}]}'
+    )
+    assert fingerprint(data) == hashlib.sha256(canonical.encode()).hexdigest()
+    assert fingerprint(document(positions=[{"quantity": 1.0, "article_number": "A-100"}])) == fingerprint(data)
+    assert fingerprint(document(positions=[{**HAMMER, "quantity": 2}])) != fingerprint(data)
+    # The order and the Idempotency-Key keep the same one.
+    placed = await place(db, data, key="k-1")
+    async with db.reader() as session:
+        kept = await session.scalar(select(IdempotentRequest.fingerprint))
+        stored = await session.scalar(select(SalesDocument.fingerprint).where(SalesDocument.number == placed.number))
+    assert kept == stored == fingerprint(data)
 
 
 async def test_concurrent_requests_with_the_same_idempotency_key_create_one_order(

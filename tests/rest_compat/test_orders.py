@@ -634,9 +634,23 @@ async def test_the_same_external_number_returns_the_existing_order(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], db: Database
 ) -> None:
     assert await place(client, auth, order(HAMMER, AuftBestellNr="WS-1")) == "500001"
-    # The same AuftBestellNr of the same customer (even with other positions): the existing order, 200.
-    again = order({"ArtNr": "A-100", "Menge": 5}, AuftBestellNr="WS-1")
+    # The same request again (1.0 is 1): the existing order, 200.
+    again = order({"ArtNr": "A-100", "Menge": 1.0}, AuftBestellNr="WS-1")
     assert await call(client, "POST", "/www/auftrag", auth, again, status=200) == {"data": {"AuftNr": "500001"}}
+    # The same AuftBestellNr with other positions: a conflict naming the order, and nothing written.
+    other = order({"ArtNr": "A-100", "Menge": 5}, AuftBestellNr="WS-1")
+    conflict = error(
+        "conflict",
+        "the customer's order 500001 has AuftBestellNr 'WS-1' already; this request differs from the one "
+        "that placed it",
+        AuftNr="500001",
+        field="GrundDaten.AuftBestellNr",
+    )
+    assert await call(client, "POST", "/www/auftrag", auth, other, status=409) == conflict
+    # With an Idempotency-Key too: the key is not kept for the refused request.
+    headers = {"Idempotency-Key": "ws-1-retry"}
+    assert await call(client, "POST", "/www/auftrag", auth, other, status=409, headers=headers) == conflict
+    assert (await row_counts(db))["idempotent_request"] == 0
     # Another customer's AuftBestellNr is its own.
     assert await place(client, auth, order(HAMMER, customer="100001", AuftBestellNr="WS-1")) == "500002"
     # Sent four times at once: one order.

@@ -265,10 +265,24 @@ async def test_order_create_returns_the_order_then_existing_then_replayed(
             {"designation": "TransID", "value": "T-1", "key": "Z2"},
         ],
     }
-    # The same AuftBestellNr of the customer: the existing order, whatever else the request says.
-    again = await order_create(client, auth, {**ORDER, "positions": [HAMMER], "description": "anders"})
-    assert (again["outcome"], again["errors"], again["order"]["number"]) == ("EXISTING", [], "500001")
-    assert again["order"]["description"] == "Webshop-Bestellung"
+    # The same request with the customer's AuftBestellNr again: the existing order.
+    again = await order_create(client, auth, ORDER)
+    assert (again["outcome"], again["errors"], again["order"]) == ("EXISTING", [], {**order, "contactAddress": contact})
+    # Another request with it is a conflict naming the order.
+    other = await order_create(client, auth, {**ORDER, "positions": [HAMMER], "description": "anders"})
+    assert other == {
+        "order": None,
+        "outcome": None,
+        "errors": [
+            error(
+                "externalNumber",
+                "CONFLICT",
+                "the customer's order 500001 has AuftBestellNr 'SHOP-1' already; this request differs from the one "
+                "that placed it",
+                {"AuftNr": "500001"},
+            )
+        ],
+    }
     # An Idempotency-Key: the first answer again.
     simple = {"customerNumber": "100001", "positions": [HAMMER]}
     first = await order_create(client, auth, simple, key="checkout-42")

@@ -1,4 +1,4 @@
-"""document totals to the cent with the amount payable rounded
+"""document totals to the cent with the amount payable rounded; the request fingerprint of orders
 
 Revision ID: 0004
 Revises: 0003
@@ -43,12 +43,23 @@ _positions = sa.table(
 _currencies = sa.table("currency", sa.column("code", sa.String), sa.column("rounding_step", _MONEY))
 
 
+# recreate="never": ALTER TABLE in place. A batch copy of sales_document would drop the old table, and with
+# SQLite's foreign keys on that deletes every position (ON DELETE CASCADE). SQLite adds and drops a plain
+# column in place (DROP COLUMN since 3.35).
+
+
 def upgrade() -> None:
+    with op.batch_alter_table("sales_document", schema=None, recreate="never") as batch_op:
+        # sha256 of the validated request that placed the order: the same AuftBestellNr again with the same
+        # request is a repeat, with another one a conflict. NULL for older orders and orders from offers.
+        batch_op.add_column(sa.Column("fingerprint", sa.String(length=64), nullable=True))
     _recompute_totals(exact=True)
 
 
 def downgrade() -> None:
     _recompute_totals(exact=False)
+    with op.batch_alter_table("sales_document", schema=None, recreate="never") as batch_op:
+        batch_op.drop_column("fingerprint")
 
 
 def _recompute_totals(*, exact: bool) -> None:
