@@ -1,4 +1,5 @@
-"""Reading responses the way the web shop does: by the charset the response declares."""
+"""Reading responses the way the web shop does: by the charset the response declares. Every JSON body
+must also be pure ASCII, so that clients which assume UTF-8 (RFC 8259) read the same text."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ JSON_TYPE = "application/json; charset=iso-8859-1"
 def body(response: httpx.Response) -> Any:
     """The JSON body, decoded with the declared charset (which must be the contract's)."""
     assert response.headers["content-type"] == JSON_TYPE, response.headers["content-type"]
+    assert response.content.isascii(), response.content[:200]
     return json.loads(response.content.decode("iso-8859-1"))
 
 
