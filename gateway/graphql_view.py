@@ -15,10 +15,13 @@ from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLRequestData
 from strawberry.http.base import BaseRequestProtocol
+from strawberry.http.types import QueryParams
 from strawberry.types import ExecutionResult
 
+from gateway import graphql_request
 from gateway.errors import error_response
 from rest_compat.errors import ApiError
+from rest_compat.responses import encode_json
 from schema.context import Context
 from schema.execution.persisted import InvalidPersistedQuery, PersistedQueries, PersistedQueryNotFound
 
@@ -36,10 +39,25 @@ def _code(error: TransportError) -> str:
     return _CODES.get(error.status_code, "invalid_request")
 
 
+def _transport_error(error: TransportError) -> ApiError:
+    code = _code(error)
+    info = {"field": graphql_request.field_of_message(error.reason)} if code == "invalid_request" else {}
+    return ApiError(code, error.reason, info)
+
+
 class GraphQLView(GraphQL[Context, None]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.persisted = PersistedQueries(PERSISTED_QUERIES)
+
+    def decode_json(self, data: str | bytes) -> object:
+        return graphql_request.decode(data)
+
+    def parse_query_params(self, params: QueryParams) -> dict[str, Any]:
+        return super().parse_query_params(graphql_request.without_null_parameters(params))  # type: ignore[arg-type]
+
+    def encode_json(self, data: object) -> bytes:
+        return encode_json(data)  # pure ASCII, as every JSON body of the gateway
 
     def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
         # A GET with only a persisted query's hash (no `query`) is an operation, not a browser.
@@ -60,7 +78,7 @@ class GraphQLView(GraphQL[Context, None]):
             error = GraphQLError(missing.message, extensions={"code": missing.code})
             return ExecutionResult(data=None, errors=[error])
         except InvalidPersistedQuery as invalid:
-            raise TransportError(400, str(invalid)) from None
+            raise graphql_request.InvalidGraphQLRequest(str(invalid), "extensions.persistedQuery") from None
         return await super().execute_single(
             request=request,
             request_adapter=request_adapter,
@@ -81,5 +99,7 @@ class GraphQLView(GraphQL[Context, None]):
         try:
             response = await self.run(Request(scope=scope, receive=receive))
         except TransportError as error:
-            response = error_response(ApiError(_code(error), error.reason))
+            response = error_response(_transport_error(error))
+        except graphql_request.InvalidGraphQLRequest as invalid:
+            response = error_response(ApiError.invalid(invalid.description, field=invalid.field))
         await response(scope, receive, send)

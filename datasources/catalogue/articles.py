@@ -14,9 +14,13 @@ from sqlalchemy.orm import aliased
 from datasources.catalogue.records import ArticleRecord
 from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
+from datasources.errors import InvalidInput
 from datasources.models import Article, ArticleAttribute, ArticleDesignation, TaxCode
 
 EXPOSED_ATTRIBUTE = "RESTWEBSHOP"
+# A search text longer than any designation (varchar(255)) cannot match; SQLite also refuses LIKE
+# patterns over 50,000 bytes ("LIKE or GLOB pattern too complex").
+MAX_SEARCH_LENGTH = 255
 
 
 class SortField(Enum):
@@ -47,6 +51,10 @@ class ArticleFilter:
     article_class: str | None = None
     search: str | None = None  # part of the number or of the designation, case-insensitive
     available: bool | None = None  # True: positive stock in released warehouses
+
+    def __post_init__(self) -> None:
+        if self.search is not None and len(self.search) > MAX_SEARCH_LENGTH:
+            raise InvalidInput(f"search has at most {MAX_SEARCH_LENGTH} characters", field="filter.search")
 
 
 DEFAULT_SORT = (Sort(SortField.DESIGNATION),)  # +ArtBez, as the specification says

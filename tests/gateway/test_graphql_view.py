@@ -89,7 +89,7 @@ async def test_a_bad_persisted_query_is_a_bad_request(
         "success": False,
         "error": "invalid_request",
         "error_description": description,
-        "info": {},
+        "info": {"field": "extensions.persistedQuery"},
     }
 
 
