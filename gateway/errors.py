@@ -34,7 +34,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 404:
         return error_response(ApiError.not_found(f"no resource at {request.url.path}"))
     if exc.status_code == 405:
-        allow = (exc.headers or {}).get("Allow", "")
+        allow = _in_usual_order((exc.headers or {}).get("Allow", ""))
         return error_response(
             ApiError(
                 "method_not_allowed",
@@ -44,6 +44,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
             )
         )
     return error_response(ApiError("invalid_request", str(exc.detail)))
+
+
+_METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _in_usual_order(allow: str) -> str:
+    # Starlette joins a set: list the methods in a stable, familiar order.
+    methods = {method.strip() for method in allow.split(",") if method.strip()}
+    return ", ".join(sorted(methods, key=lambda m: (_METHOD_ORDER.index(m) if m in _METHOD_ORDER else 99, m)))
 
 
 def internal_error(request_id: str) -> ApiError:

@@ -1,29 +1,44 @@
-"""Every /www route the GraphQL schema serves."""
+"""Every /www route the GraphQL schema serves: one route per path, dispatching by method, so that a
+405 answer's `Allow` lists every method the path has."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
+
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from rest_compat import addresses, articles, customers, log, media, offers, orders, zugferd
 
-routes: list[BaseRoute] = [
-    Route("/www/artikel", articles.article_list, methods=["GET"]),
-    Route("/www/artikel/{number}", articles.article_detail, methods=["GET"]),
-    Route("/www/artikelmedia/{number}", media.media_list, methods=["GET"]),
-    Route("/www/artikelmediadaten/{id}", media.media_content, methods=["GET"]),
-    Route("/www/kunden", customers.customer_create, methods=["POST"]),
-    Route("/www/kunden/{number}", customers.customer_detail, methods=["GET"]),
-    Route("/www/adressen", addresses.addresses_of_customer, methods=["GET"]),
-    Route("/www/adressen/{number}", addresses.address_detail, methods=["GET"]),
-    Route("/www/adressen/{number}", addresses.address_update, methods=["PATCH"]),
-    Route("/www/adressensuche", addresses.address_search, methods=["GET"]),
-    Route("/www/auftrag", orders.order_create, methods=["POST"]),
-    Route("/www/auftrag", orders.order_from_offer, methods=["PUT"]),
-    Route("/www/auftrag/{number}", orders.order_detail, methods=["GET"]),
-    Route("/www/offerte", offers.offer_detail, methods=["GET"]),
-    Route("/www/offerte", offers.offer_create, methods=["POST"]),
-    Route("/www/offerte", offers.offer_update, methods=["PATCH"]),
-    Route("/www/zugferd", zugferd.zugferd, methods=["POST"]),
-    Route("/www/zugferd", zugferd.zugferd_options, methods=["OPTIONS"]),
-    Route("/www/log", log.delete_logs, methods=["DELETE"]),
-]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+RESOURCES: Mapping[str, Mapping[str, Endpoint]] = {
+    "/www/artikel": {"GET": articles.article_list},
+    "/www/artikel/{number}": {"GET": articles.article_detail},
+    "/www/artikelmedia/{number}": {"GET": media.media_list},
+    "/www/artikelmediadaten/{id}": {"GET": media.media_content},
+    "/www/kunden": {"POST": customers.customer_create},
+    "/www/kunden/{number}": {"GET": customers.customer_detail},
+    "/www/adressen": {"GET": addresses.addresses_of_customer},
+    "/www/adressen/{number}": {"GET": addresses.address_detail, "PATCH": addresses.address_update},
+    "/www/adressensuche": {"GET": addresses.address_search},
+    "/www/auftrag": {"POST": orders.order_create, "PUT": orders.order_from_offer},
+    "/www/auftrag/{number}": {"GET": orders.order_detail},
+    "/www/offerte": {"GET": offers.offer_detail, "POST": offers.offer_create, "PATCH": offers.offer_update},
+    "/www/zugferd": {"POST": zugferd.zugferd, "OPTIONS": zugferd.zugferd_options},
+    "/www/log": {"DELETE": log.delete_logs},
+}
+
+
+def resource(path: str, handlers: Mapping[str, Endpoint]) -> Route:
+    """A route for every method of `path`; HEAD is answered as GET (Starlette adds it to GET routes)."""
+
+    async def endpoint(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        return await handlers[method](request)
+
+    return Route(path, endpoint, methods=list(handlers), name=path)
+
+
+routes: list[BaseRoute] = [resource(path, handlers) for path, handlers in RESOURCES.items()]
