@@ -13,6 +13,8 @@ from typing import Any
 from rest_compat.errors import ApiError
 
 _TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+# What a GraphQL Int carries (32-bit signed): a larger whole number is refused here, named by its field.
+INT_RANGE = (-(2**31), 2**31 - 1)
 
 
 @dataclass(frozen=True)
@@ -85,11 +87,13 @@ def _checked(value: Any, kind: type, where: str) -> Any:
     if value is None:
         return None
     if kind is int and isinstance(value, float) and value.is_integer():
-        return int(value)
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = int(value)
+    elif kind is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
         raise ApiError.invalid(f"must be {_TYPE_NAMES[kind]}", field=where)
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        raise ApiError.invalid(f"must be a whole number from {INT_RANGE[0]} to {INT_RANGE[1]}", field=where)
     return value
 
 

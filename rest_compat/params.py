@@ -8,6 +8,14 @@ from starlette.requests import Request
 
 from rest_compat.errors import ApiError
 
+# The largest whole number a GraphQL Int carries (32-bit signed).
+MAX_INT = 2**31 - 1
+
+
+def shown(value: str, limit: int = 40) -> str:
+    """A client's value as an error message repeats it: cut short, so a huge one is not echoed whole."""
+    return value if len(value) <= limit else value[: limit - 3] + "..."
+
 
 class QueryParams:
     def __init__(self, request: Request) -> None:
@@ -20,16 +28,17 @@ class QueryParams:
             raise ApiError.invalid(f"{name} has at most {max_length} characters", field=name)
         return value
 
-    def integer(self, name: str, *, default: int, minimum: int = 0) -> int:
+    def integer(self, name: str, *, default: int, minimum: int = 0, maximum: int = MAX_INT) -> int:
         raw = self.text(name)
         if raw is None:
             return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ApiError.invalid(f"{name} must be a whole number, not {raw!r}", field=name) from None
-        if value < minimum:
-            raise ApiError.invalid(f"{name} must be at least {minimum}", field=name)
+        # ASCII digits only: int() also takes other Unicode digits (U+FF11 is 1) and strings of any length.
+        digits = raw.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_INT)):
+            raise ApiError.invalid(f"{name} must be a whole number, not {shown(raw)!r}", field=name)
+        value = int(raw)
+        if not minimum <= value <= maximum:
+            raise ApiError.invalid(f"{name} must be a whole number from {minimum} to {maximum}", field=name)
         return value
 
     def names(self, name: str) -> tuple[str, ...] | None:

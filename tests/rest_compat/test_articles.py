@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -314,7 +315,22 @@ async def test_fields_prune_the_output_and_what_is_loaded(
             "/www/artikel?limit=ten",
             error("invalid_request", "limit must be a whole number, not 'ten'", field="limit"),
         ),
-        ("/www/artikel?offset=-1", error("invalid_request", "offset must be at least 0", field="offset")),
+        (
+            "/www/artikel?offset=-1",
+            error("invalid_request", "offset must be a whole number from 0 to 2147483647", field="offset"),
+        ),
+        (
+            "/www/artikel?limit=3000000000",
+            error("invalid_request", "limit must be a whole number from 0 to 2147483647", field="limit"),
+        ),
+        (
+            "/www/artikel?offset=" + "9" * 5000,
+            error("invalid_request", f"offset must be a whole number, not '{'9' * 37}...'", field="offset"),
+        ),
+        (
+            "/www/artikel?limit=%EF%BC%91",  # a full-width digit one: int() would take it
+            error("invalid_request", "limit must be a whole number, not '\uff11'", field="limit"),
+        ),
         (
             "/www/artikel?waehrabk=XYZ",
             error("invalid_request", "'XYZ' is not an ISO 4217 currency code", field="waehrabk"),
@@ -349,14 +365,17 @@ async def test_unknown_and_unexposed_articles_are_404(
     assert data["success"] is False
 
 
-async def test_text_outside_latin1_is_escaped_and_decodes_exactly(
+async def test_text_beyond_ascii_is_escaped_and_decodes_alike_as_utf8_and_latin1(
     client: httpx.AsyncClient, factory: Any, catalogue: Catalogue, auth: dict[str, str]
 ) -> None:
     text = "Säge € 10 Ωmega 😀 ŁÓDŹ"
     await factory.article("A-900", designations={"ger": text})
     response = await client.get("/www/artikel/A-900?fields=ArtBez", headers=auth)
-    assert b"S\xe4ge \\u20ac" in response.content
+    assert response.content == (
+        b'{"data":{"ArtBez":"S\\u00e4ge \\u20ac 10 \\u03a9mega \\ud83d\\ude00 \\u0141\\u00d3D\\u0179"}}'
+    )
     assert body(response) == {"data": {"ArtBez": text}}
+    assert json.loads(response.content.decode("utf-8")) == {"data": {"ArtBez": text}}
 
 
 @pytest.mark.parametrize(

@@ -248,7 +248,11 @@ async def test_unknown_customer_is_404(client: httpx.AsyncClient, reference: Non
     ("query", "expected"),
     [
         ("?status=X", error("invalid_request", "status must be O, N or A", field="status")),
-        ("?order=-1", error("invalid_request", "order must be at least 0", field="order")),
+        ("?order=-1", error("invalid_request", "order must be a whole number from 0 to 2147483647", field="order")),
+        (
+            "?order=3000000000",
+            error("invalid_request", "order must be a whole number from 0 to 2147483647", field="order"),
+        ),
         ("?order=all", error("invalid_request", "order must be a whole number, not 'all'", field="order")),
     ],
 )
