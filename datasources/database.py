@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from datasources import folding, guards, statistics
@@ -24,6 +25,27 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached: not running, unknown, the login refused, or it timed out."""
+
+
+def describe(url: str) -> str:
+    """The URL as it may be shown or logged: never with its password."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+async def check_reachable(db: Database) -> None:
+    """Connects once; DatabaseUnavailable with the driver's one-line reason when that fails."""
+    try:
+        async with db.engine.connect():
+            pass
+    except (DBAPIError, OSError) as error:
+        lines = str(error.orig if isinstance(error, DBAPIError) else error).strip().splitlines()
+        reason = lines[0] if lines else type(error).__name__
+        url = db.engine.url.render_as_string(hide_password=True)
+        raise DatabaseUnavailable(f"cannot reach the database {url}: {reason}") from None
 
 
 def create_database(url: str, *, echo: bool = False) -> Database:

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import io
 import os
+import socket
 import sqlite3
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
 from datasources import users
 from gateway import cli
+from gateway.cli import demo
+from gateway.cli.serve import banner
+from gateway.server import run
+from gateway.settings import Settings
+from tests.server import free_port
 
 SECRET = "a-long-secret"
 
@@ -106,11 +113,21 @@ def test_demo_fills_an_empty_database_once(db_file: Path, capsys: pytest.Capture
     assert query(db_file, "SELECT id, number FROM article ORDER BY id") == snapshot
 
 
-@pytest.mark.parametrize("args", [["--articles", "0"], ["--customers", "-1"]])
-def test_demo_refuses_impossible_counts(db_file: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
-    assert cli.main(["demo", *args]) == 2
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--articles", "0"], "argument --articles: 0 is out of range: must be at least 1"),
+        (["--customers", "-1"], "argument --customers: -1 is out of range: must be at least 0"),
+    ],
+)
+def test_demo_refuses_impossible_counts(
+    db_file: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["demo", *args])
 
-    assert capsys.readouterr().err == "--articles must be at least 1 and --customers at least 0\n"
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith(f"gateway demo: error: {message}\n")
     assert not db_file.exists()
 
 
@@ -122,48 +139,133 @@ def test_a_command_is_required(capsys: pytest.CaptureFixture[str]) -> None:
     assert "usage: gateway" in capsys.readouterr().err
 
 
-class FakeUvicorn:
-    """Stands in for uvicorn.run: records how serve would start the server."""
+class FakeServer:
+    """Stands in for gateway.server.run.serve: records the socket and workers serve would run on."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
+        self.calls: list[tuple[tuple[str, int], int]] = []
 
-    def run(self, *args: object, **kwargs: object) -> None:
-        self.calls.append((args, kwargs))
+    def serve(self, sock: socket.socket, *, workers: int) -> None:
+        self.calls.append((sock.getsockname()[:2], workers))
 
 
 @pytest.fixture
-def uvicorn(monkeypatch: pytest.MonkeyPatch) -> FakeUvicorn:
-    import uvicorn as real
-
-    fake = FakeUvicorn()
-    monkeypatch.setattr(real, "run", fake.run)
+def server(monkeypatch: pytest.MonkeyPatch) -> FakeServer:
+    fake = FakeServer()
+    monkeypatch.setattr(run, "serve", fake.serve)
     return fake
 
 
-def test_serve_migrates_seeds_and_starts_the_app_factory(
-    db_file: Path, uvicorn: FakeUvicorn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_serve_migrates_seeds_binds_and_serves(
+    db_file: Path, server: FakeServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("GATEWAY_SECRET_KEY")
-    assert cli.main(["serve", "--host", "127.0.0.2", "--port", "8123", "--workers", "2"]) == 0
-    assert query(db_file, "SELECT count(*) FROM article") == [(cli.DEFAULT_DEMO_ARTICLES,)]
-    assert uvicorn.calls == [
-        (
-            ("gateway.app:create_server_app",),
-            {"factory": True, "host": "127.0.0.2", "port": 8123, "workers": 2, "log_level": "info"},
-        )
-    ]
+    port = free_port()
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]) == 0
+    assert query(db_file, "SELECT count(*) FROM article") == [(demo.DEFAULT_ARTICLES,)]
+    assert server.calls == [(("127.0.0.1", port), 2)]
     # The workers are separate processes: they must all sign with the key kept beside the database.
     key_file = db_file.with_name("cli.db.secret")
     assert os.environ["GATEWAY_SECRET_KEY"] == key_file.read_text().strip()
     assert key_file.stat().st_mode & 0o777 == 0o600
-    printed = capsys.readouterr().out
-    assert "listening on http://127.0.0.2:8123" in printed
-    assert "GraphiQL: http://127.0.0.2:8123/graphql" in printed
-    assert "gateway users add" in printed
+    captured = capsys.readouterr()
+    assert f"listening on http://127.0.0.1:{port}\n" in captured.out
+    assert f"GraphiQL:  http://127.0.0.1:{port}/graphql" in captured.out
+    assert f"directory: {db_file.parent}" in captured.out
+    assert "gateway users add" in captured.out
+    assert "demo data: 100%" in captured.err
+
+    # A restart finds the demo in place: no progress bar at all (it used to show 0/500).
+    assert cli.main(["serve", "--port", str(port)]) == 0
+    assert "demo data" not in capsys.readouterr().err
 
 
-def test_serve_without_demo_only_migrates(db_file: Path, uvicorn: FakeUvicorn) -> None:
-    assert cli.main(["serve", "--no-demo"]) == 0
+def test_serve_without_demo_only_migrates(db_file: Path, server: FakeServer) -> None:
+    assert cli.main(["serve", "--no-demo", "--port", str(free_port())]) == 0
     assert query(db_file, "SELECT count(*) FROM article") == [(0,)]
-    assert len(uvicorn.calls) == 1
+    assert len(server.calls) == 1
+
+
+def test_serve_refuses_a_taken_port_before_claiming_to_listen(
+    db_file: Path, server: FakeServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"gateway: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert "listening" not in captured.out
+    assert server.calls == []
+    assert not db_file.exists()  # refused before migrating or seeding anything
+
+
+def test_serve_on_every_interface_prints_a_url_a_browser_can_open(
+    db_file: Path, server: FakeServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = free_port()
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", str(port), "--no-demo"]) == 0  # noqa: S104
+    first_line = capsys.readouterr().out.splitlines()[0]
+    assert (
+        first_line == f"ERP shop gateway listening on 0.0.0.0 port {port}, from this machine: http://127.0.0.1:{port}"
+    )
+
+
+def test_the_banner_never_prints_a_database_password(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(database_url="postgresql+asyncpg://shop:hunter2@db.example/erp", log_dir=tmp_path)
+    text = banner(settings, "127.0.0.1", 8000)
+    assert "hunter2" not in text
+    assert "database:  postgresql+asyncpg://shop:***@db.example/erp" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "0"], "argument --port: 0 is out of range: must be from 1 to 65535"),
+        (["--port", "65536"], "argument --port: 65536 is out of range: must be from 1 to 65535"),
+        (["--port", "http"], "argument --port: 'http' is not a whole number"),
+        (["--workers", "0"], "argument --workers: 0 is out of range: must be at least 1"),
+    ],
+)
+def test_serve_refuses_impossible_ports_and_workers(
+    db_file: Path, server: FakeServer, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["serve", *args])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.endswith(f"gateway serve: error: {message}\n")
+    assert server.calls == []
+
+
+def test_an_unreachable_database_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GATEWAY_SECRET_KEY", "cli-test-secret-key-that-is-long-enough-0123456789")
+    port = free_port()  # nothing listens there
+    monkeypatch.setenv("GATEWAY_DATABASE_URL", f"postgresql+asyncpg://shop:hunter2@127.0.0.1:{port}/erp")
+
+    assert cli.main(["db", "upgrade"]) == 1
+
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        f"gateway: cannot reach the database postgresql+asyncpg://shop:***@127.0.0.1:{port}/erp: "
+    )
+    assert captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err and "hunter2" not in captured.err
+
+
+def test_version_and_help_with_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"gateway {version('erp-shop-gateway')}\n"
+
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "(default: 127.0.0.1)" in help_text
+    assert "(default: 8000)" in help_text
+    assert "(default: 1)" in help_text
