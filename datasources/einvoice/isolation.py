@@ -62,6 +62,10 @@ class WorkerFailed(Exception):
         self.log = log
 
 
+class WorkerDied(WorkerFailed):
+    """The worker process ended without a reply (killed, crashed)."""
+
+
 def run_job(job: Job) -> Reply:
     """One job in this process, within its memory limit (the worker's side)."""
     log: list[str] = []
@@ -129,7 +133,7 @@ class _Worker:
             reply: Reply = self._connection.recv()
         except (EOFError, OSError):
             self.stop()
-            raise WorkerFailed(f"The PDF work ended unexpectedly (exit code {self._process.exitcode}).") from None
+            raise WorkerDied(f"The PDF work ended unexpectedly (exit code {self._process.exitcode}).") from None
         if reply.out_of_memory:
             self.stop()
             limit = f"{job.memory_limit / 2**20:g} MiB"
@@ -173,7 +177,24 @@ class WorkerPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def _run(self, job: Job, time_limit: float) -> Reply:
-        worker = self._checkout()
+        worker, reused = self._checkout()
+        try:
+            reply = worker.run(job, time_limit)
+        except WorkerDied:
+            self._release(worker, keep=False)
+            if not reused or self._closed:
+                raise
+            # An idle worker can die unnoticed between jobs (killed, the OOM killer) and still look alive
+            # for a moment: the job gets one fresh worker. One that kills a fresh worker too is reported.
+            return self._run_fresh(job, time_limit)
+        except BaseException:
+            self._release(worker, keep=False)
+            raise
+        self._release(worker, keep=True)
+        return reply
+
+    def _run_fresh(self, job: Job, time_limit: float) -> Reply:
+        worker = self._started()
         try:
             reply = worker.run(job, time_limit)
         except BaseException:
@@ -182,7 +203,8 @@ class WorkerPool:
         self._release(worker, keep=True)
         return reply
 
-    def _checkout(self) -> _Worker:
+    def _checkout(self) -> tuple[_Worker, bool]:
+        """A worker for one job, and whether it served jobs before."""
         with self._lock:
             if self._closed:
                 raise WorkerFailed("The PDF workers are shut down.")
@@ -190,8 +212,11 @@ class WorkerPool:
                 worker = self._idle.pop()
                 if worker.usable:
                     self._busy.add(worker)
-                    return worker
+                    return worker, True
                 worker.stop()
+        return self._started(), False
+
+    def _started(self) -> _Worker:
         worker = _Worker()
         with self._lock:
             self._busy.add(worker)

@@ -201,6 +201,14 @@ async def test_a_worker_that_dies_is_an_error_and_is_replaced(tmp_path: Path) ->
     assert (await run_operation("Combine", PDF, XML, work_dir=tmp_path)).content.startswith(b"%PDF-")
 
 
+async def test_an_idle_worker_killed_between_jobs_does_not_fail_the_next_call(tmp_path: Path) -> None:
+    await run_operation("Combine", PDF, XML, work_dir=tmp_path)
+    for _ in range(5):  # the killed worker may still look alive for a moment: the job gets a fresh one
+        for worker in _workers():
+            worker.kill()
+        assert (await run_operation("Combine", PDF, XML, work_dir=tmp_path)).content.startswith(b"%PDF-")
+
+
 async def test_shutdown_stops_the_workers_and_the_next_call_starts_new_ones(tmp_path: Path) -> None:
     await run_operation("Combine", PDF, XML, work_dir=tmp_path)
     assert _workers()
