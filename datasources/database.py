@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event
@@ -11,8 +11,18 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from datasources import folding, guards, statistics
+from datasources.availability import Availability
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """How long a request waits on the database before it is answered 503 (seconds)."""
+
+    connect: float = 5.0  # to open a connection (PostgreSQL)
+    statement: float = 15.0  # for one statement's answer (PostgreSQL; SQLite waits its busy timeout, 10 s)
+    pool: float = 5.0  # for a free connection of the pool
 
 
 @dataclass(frozen=True)
@@ -22,6 +32,7 @@ class Database:
     reader: async_sessionmaker[AsyncSession]
     # One per mutation: one transaction, which on SQLite takes the write lock up front.
     writer: async_sessionmaker[AsyncSession]
+    availability: Availability = field(default_factory=lambda: Availability("?"))
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -48,24 +59,35 @@ async def check_reachable(db: Database) -> None:
         raise DatabaseUnavailable(f"cannot reach the database {url}: {reason}") from None
 
 
-def create_database(url: str, *, echo: bool = False) -> Database:
-    engine = create_async_engine(url, echo=echo, **_engine_options(url))
+def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeouts()) -> Database:
+    engine = create_async_engine(url, echo=echo, **_engine_options(url, timeouts))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
     guards.install(engine.sync_engine)
     statistics.install(engine.sync_engine)
+    availability = Availability(describe(url))
+    # A statement that got its answer ends an outage episode.
+    event.listen(engine.sync_engine, "after_cursor_execute", lambda *_: availability.answered())
     writer_engine = engine.execution_options(sqlite_begin_immediate=True)
     return Database(
         engine=engine,
         reader=async_sessionmaker(engine, expire_on_commit=False),
         writer=async_sessionmaker(writer_engine, expire_on_commit=False),
+        availability=availability,
     )
 
 
-def _engine_options(url: str) -> dict[str, Any]:
+def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     if make_url(url).get_backend_name() == "sqlite":
-        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}}
-    return {"pool_size": 10, "max_overflow": 10, "pool_pre_ping": True}
+        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, "pool_timeout": timeouts.pool}
+    return {
+        "pool_size": 10,
+        "max_overflow": 10,
+        "pool_pre_ping": True,
+        "pool_timeout": timeouts.pool,
+        # asyncpg: `timeout` bounds connecting, `command_timeout` every statement (a frozen server too).
+        "connect_args": {"timeout": timeouts.connect, "command_timeout": timeouts.statement},
+    }
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -15,12 +15,14 @@ STATUS_BY_CODE = {
     "insufficient_scope": 403,
     "not_found": 404,
     "method_not_allowed": 405,
+    "request_timeout": 408,
     "conflict": 409,
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "unprocessable": 422,
     "rate_limited": 429,
     "internal": 500,
+    "unavailable": 503,
 }
 
 
@@ -49,6 +51,11 @@ class ApiError(Exception):
     def not_found(cls, description: str, **info: Any) -> ApiError:
         return cls("not_found", description, info)
 
+    @classmethod
+    def unavailable(cls, description: str, retry_after: int) -> ApiError:
+        """503: the database cannot be reached or timed out; the client is told when to try again."""
+        return cls("unavailable", description, {"retry_after": retry_after}, {"Retry-After": str(retry_after)})
+
     def body(self) -> dict[str, Any]:
         return {
             "success": False,
@@ -70,4 +77,6 @@ def from_graphql(errors: Sequence[GraphQLError], parameters: Mapping[str, str]) 
         info["field"] = parameters.get(extensions["field"], extensions["field"])
     if code == "internal":
         return ApiError("internal", "Unexpected error.", {"request_id": extensions.get("request_id")})
+    if code == "unavailable":
+        return ApiError.unavailable(error.message, int(info.get("retry_after", 5)))
     return ApiError(code, error.message, info)

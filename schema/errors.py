@@ -16,19 +16,31 @@ from typing import Any
 from graphql import GraphQLError
 from strawberry.utils.str_converters import to_camel_case
 
+from datasources.availability import RETRY_AFTER, Availability, is_outage
 from datasources.errors import DomainError
 
 log = logging.getLogger("gateway.graphql")
 
 INTERNAL = "internal"
+UNAVAILABLE = "unavailable"
+UNAVAILABLE_MESSAGE = "The database is unavailable or did not answer in time; try again shortly."
 
 
-def with_codes(errors: list[GraphQLError], request_id: str) -> list[GraphQLError]:
-    return [_coded(error, request_id) for error in errors]
+def with_codes(
+    errors: list[GraphQLError], request_id: str, availability: Availability | None = None
+) -> list[GraphQLError]:
+    return [_coded(error, request_id, availability) for error in errors]
 
 
-def _coded(error: GraphQLError, request_id: str) -> GraphQLError:
+def _coded(error: GraphQLError, request_id: str, availability: Availability | None) -> GraphQLError:
     original = error.original_error
+    if original is not None and is_outage(original):
+        # An outage, not a bug: no traceback per request; the database's availability logs the episode.
+        if availability is not None:
+            availability.failed(original)
+        return _with(
+            error, UNAVAILABLE_MESSAGE, {"code": UNAVAILABLE, "info": {"retry_after": RETRY_AFTER}}, keep=False
+        )
     if isinstance(original, DomainError):
         extensions: dict[str, object] = {"code": original.code, "info": original.info}
         if original.field is not None:

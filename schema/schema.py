@@ -62,7 +62,10 @@ class Schema(strawberry.Schema):
         result = await super().execute(*args, **kwargs)
         if result.errors:
             context = kwargs.get("context_value", args[2] if len(args) > 2 else None)
-            result.errors = with_codes(result.errors, getattr(context, "request_id", "-"))
+            db = getattr(context, "db", None)
+            result.errors = with_codes(
+                result.errors, getattr(context, "request_id", "-"), getattr(db, "availability", None)
+            )
         return result
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:

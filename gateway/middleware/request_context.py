@@ -1,18 +1,26 @@
 """Per request: an id, SQL statistics, the Server-Timing and X-Request-Id headers, the access log,
-and the last line of defence that turns an unexpected exception into the 500 error body."""
+and the last line of defence that turns an exception into the error body: 503 for a database outage
+(logged once per episode by the database's Availability), else the 500 with a logged traceback. Logging
+itself never fails a request (gateway/logs.py drops and counts lines it cannot write)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from datasources.availability import RETRY_AFTER, is_outage
 from datasources.statistics import QueryStats, current_stats
 from gateway.errors import internal_error, send_error
+from rest_compat.errors import ApiError
+from schema.errors import UNAVAILABLE_MESSAGE
 
 access_log = logging.getLogger("gateway.access")
 log = logging.getLogger("gateway")
@@ -48,14 +56,15 @@ class RequestContextMiddleware:
 
         try:
             await self.app(scope, receive, send_with_headers)
-        except Exception:
-            log.exception("unhandled error [request %s] %s %s", request_id, scope["method"], _path(scope))
+        except Exception as error:
             if response_started:
+                _log_unhandled(error, request_id, scope)
                 raise
-            await send_error(internal_error(request_id), scope, send_with_headers)
+            await send_error(self._answer(error, request_id, scope), scope, send_with_headers)
         finally:
             current_stats.reset(token)
-            access_log.info(
+            _quietly(
+                access_log.info,
                 '%s "%s %s" %s %.1fms db=%d [request %s]',
                 _client(scope),
                 scope["method"],
@@ -65,6 +74,33 @@ class RequestContextMiddleware:
                 stats.statements,
                 request_id,
             )
+
+    @staticmethod
+    def _answer(error: Exception, request_id: str, scope: Scope) -> ApiError:
+        if is_outage(error):
+            db = scope.get("state", {}).get("db")
+            if db is not None:
+                db.availability.failed(error)
+            return ApiError.unavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER)
+        _log_unhandled(error, request_id, scope)
+        return internal_error(request_id)
+
+
+def _log_unhandled(error: Exception, request_id: str, scope: Scope) -> None:
+    _quietly(
+        log.error,
+        "unhandled error [request %s] %s %s",
+        request_id,
+        scope["method"],
+        _path(scope),
+        exc_info=error,
+    )
+
+
+def _quietly(write: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+    """A log call that cannot fail the request, whatever handler an operator attached."""
+    with contextlib.suppress(Exception):  # the line is lost; the request must still be answered
+        write(*args, **kwargs)
 
 
 def server_timing(stats: QueryStats) -> str:
