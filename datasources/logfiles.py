@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 def delete_log_files(log_dir: Path) -> int:
-    """Remove every log file (rotated ones too); the handlers reopen their file on the next record."""
+    """Remove every log file (rotated ones too); the caller has the handlers reopen their files."""
     removed = 0
     if not log_dir.is_dir():
         return 0

@@ -24,4 +24,5 @@ class LogsMutation:
     )
     async def log_files_delete(self, info: strawberry.Info[Context]) -> LogFilesDeletePayload:
         count = await asyncio.to_thread(logfiles.delete_log_files, info.context.log_dir)
+        info.context.reopen_logs()  # the deleted files' space is freed now, not at the next line
         return LogFilesDeletePayload(deleted_count=count)
