@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,30 +15,34 @@ from starlette.routing import Route
 
 from datasources import einvoice
 from datasources.database import create_database
-from gateway import collector, errors
+from gateway import collector, errors, supervision
 from gateway.auth.token_endpoint import issue_token
 from gateway.auth.tokens import TokenIssuer
 from gateway.graphql_view import GraphQLView
 from gateway.logs import LogFiles
 from gateway.middleware.auth import BearerAuthMiddleware
-from gateway.middleware.body_limit import BodyLimitMiddleware
 from gateway.middleware.request_context import RequestContextMiddleware
+from gateway.middleware.request_size import RequestSizeMiddleware
+from gateway.middleware.timeout import RequestTimeoutMiddleware
 from gateway.settings import Settings
 from rest_compat.errors import ApiError
 from rest_compat.routes import routes as www_routes
 from schema.execution import Executor
 from schema.schema import build_schema
 
+# How often a process looks whether its log files were deleted or rotated (an idle one writes no line).
+LOG_CHECK_SECONDS = 5.0
+
 
 def create_server_app() -> Starlette:
     """The app as `gateway serve` runs it in each worker process: configured from the environment, with the
-    garbage collector set for a server (gateway/collector.py)."""
-    app = create_app()
+    garbage collector set for a server (gateway/collector.py), ending when its supervisor does."""
+    app = create_app(supervised=True)
     collector.tune_for_server()
     return app
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, *, supervised: bool = False) -> Starlette:
     settings = settings or Settings.from_env()
     schema = build_schema()
 
@@ -45,7 +50,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         log_files = LogFiles(settings.log_dir)
         log_files.open()
-        db = create_database(settings.database_url, echo=settings.debug_sql)
+        db = create_database(settings.database_url, echo=settings.debug_sql, timeouts=settings.database_timeouts)
+        background = [asyncio.create_task(_check_log_files(log_files))]
+        if supervised:
+            background.append(asyncio.create_task(supervision.end_with_supervisor()))
         try:
             yield {
                 "db": db,
@@ -53,8 +61,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "token_issuer": TokenIssuer(settings.secret_key, settings.token_lifetime),
                 "log_dir": settings.log_dir,
                 "work_dir": settings.work_dir,
+                "limits": settings.request_limits,
+                "public_url": settings.public_url,
+                "reopen_logs": log_files.reopen,
+                "log_files": log_files,
             }
         finally:
+            for task in background:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await db.dispose()
             # The e-invoice worker processes, if any were started.
             await asyncio.to_thread(einvoice.shutdown_workers)
@@ -68,9 +84,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ],
         middleware=[
             Middleware(RequestContextMiddleware),
-            Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes),
+            Middleware(
+                RequestSizeMiddleware,
+                max_body_bytes=settings.max_body_bytes,
+                max_json_bytes=settings.max_json_bytes,
+                max_path_bytes=settings.max_path_bytes,
+                max_query_bytes=settings.max_query_bytes,
+            ),
+            Middleware(RequestTimeoutMiddleware, timeout=settings.request_timeout),
             Middleware(BearerAuthMiddleware),
         ],
         exception_handlers={ApiError: errors.api_error, HTTPException: errors.http_error},
         lifespan=lifespan,
     )
+
+
+async def _check_log_files(log_files: LogFiles) -> None:
+    while True:
+        await asyncio.sleep(LOG_CHECK_SECONDS)
+        log_files.check()

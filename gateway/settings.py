@@ -1,16 +1,44 @@
-"""Configuration from `GATEWAY_*` environment variables, read once per process."""
+"""Configuration from `GATEWAY_*` environment variables, read once per process.
+
+Every limit and timeout is here with its default; the README's Configuration table lists them.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sqlalchemy.engine import make_url
 
+from datasources.database import Timeouts
+from schema.limits import RequestLimits
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gateway.db"
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What one connection may hold the server for (gateway/server/protocol.py)."""
+
+    header_timeout: float = 10.0  # from the connection (or the last answer) to a request's complete head
+    body_timeout: float = 30.0  # longest pause between two parts of a body (a body shorter than declared)
+    keep_alive_timeout: float = 5.0  # an idle connection between requests
+    max_connections: int = 1000  # per worker process; more are answered 503 and closed
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
+        number, defaults = _Numbers(os.environ if environ is None else environ), cls()
+        return cls(
+            header_timeout=number.seconds("GATEWAY_HEADER_TIMEOUT", defaults.header_timeout),
+            body_timeout=number.seconds("GATEWAY_BODY_TIMEOUT", defaults.body_timeout),
+            keep_alive_timeout=number.seconds("GATEWAY_KEEP_ALIVE_TIMEOUT", defaults.keep_alive_timeout),
+            max_connections=number.whole("GATEWAY_MAX_CONNECTIONS", defaults.max_connections),
+        )
 
 
 @dataclass(frozen=True)
@@ -20,35 +48,89 @@ class Settings:
     log_dir: Path = Path("logs")
     work_dir: Path = Path("work")
     token_lifetime: int = 3600
-    max_body_bytes: int = 32 * 1024 * 1024
+    max_body_bytes: int = 32 * MiB  # /www/zugferd (base64 PDFs)
+    max_json_bytes: int = 4 * MiB  # every other body: /www JSON and /graphql
+    max_path_bytes: int = 2048  # a link's href is varchar(2048)
+    max_query_bytes: int = 8192
+    request_timeout: float = 30.0  # a request's whole work, after its body arrived
+    public_url: str | None = None  # the base of every link; default: the address the request came to
+    database_timeouts: Timeouts = field(default_factory=Timeouts)
+    request_limits: RequestLimits = field(default_factory=RequestLimits)
+    server: ServerLimits = field(default_factory=ServerLimits)
     debug_sql: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         url = env.get("GATEWAY_DATABASE_URL", DEFAULT_DATABASE_URL)
+        number = _Numbers(env)
+        timeouts, limits = Timeouts(), RequestLimits()
         return cls(
             database_url=url,
             secret_key=env.get("GATEWAY_SECRET_KEY") or load_or_create_secret(url),
             log_dir=Path(env.get("GATEWAY_LOG_DIR", "logs")),
             work_dir=Path(env.get("GATEWAY_WORK_DIR", "work")),
-            token_lifetime=_positive_int(env, "GATEWAY_TOKEN_LIFETIME", 3600),
-            max_body_bytes=_positive_int(env, "GATEWAY_MAX_BODY_BYTES", 32 * 1024 * 1024),
+            token_lifetime=number.whole("GATEWAY_TOKEN_LIFETIME", 3600),
+            max_body_bytes=number.whole("GATEWAY_MAX_BODY_BYTES", 32 * MiB),
+            max_json_bytes=number.whole("GATEWAY_MAX_JSON_BYTES", 4 * MiB),
+            max_path_bytes=number.whole("GATEWAY_MAX_PATH_BYTES", 2048),
+            max_query_bytes=number.whole("GATEWAY_MAX_QUERY_BYTES", 8192),
+            request_timeout=number.seconds("GATEWAY_REQUEST_TIMEOUT", 30.0),
+            public_url=_public_url(env.get("GATEWAY_PUBLIC_URL")),
+            database_timeouts=Timeouts(
+                connect=number.seconds("GATEWAY_DB_CONNECT_TIMEOUT", timeouts.connect),
+                statement=number.seconds("GATEWAY_DB_STATEMENT_TIMEOUT", timeouts.statement),
+                pool=number.seconds("GATEWAY_DB_POOL_TIMEOUT", timeouts.pool),
+            ),
+            request_limits=RequestLimits(
+                positions=number.whole("GATEWAY_MAX_POSITIONS", limits.positions),
+                payments=number.whole("GATEWAY_MAX_PAYMENTS", limits.payments),
+                sort_keys=number.whole("GATEWAY_MAX_SORT_KEYS", limits.sort_keys),
+                field_names=number.whole("GATEWAY_MAX_FIELDS", limits.field_names),
+            ),
+            server=ServerLimits.from_env(env),
             debug_sql=env.get("GATEWAY_DEBUG_SQL", "") == "1",
         )
 
 
-def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be a whole number of seconds or bytes, not {raw!r}") from None
-    if value <= 0:
-        raise SystemExit(f"{name} must be positive, not {value}")
-    return value
+class _Numbers:
+    """Positive numbers from the environment; anything else stops the process with one clear line."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+
+    def whole(self, name: str, default: int) -> int:
+        raw = self.env.get(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise SystemExit(f"{name} must be a whole number, not {raw!r}") from None
+        if value <= 0:
+            raise SystemExit(f"{name} must be positive, not {value}")
+        return value
+
+    def seconds(self, name: str, default: float) -> float:
+        raw = self.env.get(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from None
+        if not 0 < value < float("inf"):
+            raise SystemExit(f"{name} must be a positive number of seconds, not {raw}")
+        return value
+
+
+def _public_url(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise SystemExit(f"GATEWAY_PUBLIC_URL must be an http(s) URL such as https://shop.example/erp, not {raw!r}")
+    return raw.rstrip("/")
 
 
 def secret_file_for(database_url: str) -> Path:

@@ -29,4 +29,14 @@ async def run_operation(
 
 
 def base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The base of every link: GATEWAY_PUBLIC_URL, else the address the request came to. Never the
+    Host header, which any client sets (a cache in front would keep links to the client's host)."""
+    configured: str | None = request.state.public_url
+    if configured:
+        return configured
+    scheme = request.scope.get("scheme", "http")
+    host, port = request.scope.get("server") or ("127.0.0.1", 80)
+    host = f"[{host}]" if ":" in host else host
+    default_port = {"http": 80, "https": 443}.get(scheme)
+    authority = host if port in (None, default_port) else f"{host}:{port}"
+    return f"{scheme}://{authority}{request.scope.get('root_path', '')}".rstrip("/")

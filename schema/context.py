@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from starlette.requests import Request
 from datasources.database import Database
 from schema.catalogue.loaders import CatalogueLoaders
 from schema.customers.loaders import CustomerLoaders
+from schema.limits import RequestLimits
 from schema.permissions import Principal
 from schema.sales.loaders import SalesLoaders
 
@@ -22,6 +24,9 @@ class Context:
     request_id: str
     log_dir: Path
     work_dir: Path
+    limits: RequestLimits = field(default_factory=RequestLimits)
+    # Closes and reopens this process's log files (after deleting them, so their space is freed at once).
+    reopen_logs: Callable[[], None] = lambda: None
 
     @cached_property
     def catalogue(self) -> CatalogueLoaders:
@@ -45,4 +50,6 @@ class Context:
             request_id=state.request_id,
             log_dir=state.log_dir,
             work_dir=state.work_dir,
+            limits=state.limits,
+            reopen_logs=state.reopen_logs,
         )

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gateway.settings import DEFAULT_DATABASE_URL, Settings
+from datasources.database import Timeouts
+from gateway.settings import DEFAULT_DATABASE_URL, ServerLimits, Settings
+from schema.limits import RequestLimits
 
 KEY = "a-configured-secret-key-0123456789-0123456789"
 
@@ -23,6 +25,14 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         log_dir=Path("logs"),
         token_lifetime=3600,
         max_body_bytes=32 * 1024 * 1024,
+        max_json_bytes=4 * 1024 * 1024,
+        max_path_bytes=2048,
+        max_query_bytes=8192,
+        request_timeout=30.0,
+        public_url=None,
+        database_timeouts=Timeouts(connect=5.0, statement=15.0, pool=5.0),
+        request_limits=RequestLimits(positions=1000, payments=100, sort_keys=10, field_names=100),
+        server=ServerLimits(header_timeout=10.0, body_timeout=30.0, keep_alive_timeout=5.0, max_connections=1000),
         debug_sql=False,
     )
     assert DEFAULT_DATABASE_URL == "sqlite+aiosqlite:///gateway.db"
@@ -35,8 +45,25 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             "GATEWAY_DATABASE_URL": "postgresql+asyncpg://gw@db.internal/erp",
             "GATEWAY_SECRET_KEY": KEY,
             "GATEWAY_LOG_DIR": str(tmp_path / "log"),
+            "GATEWAY_WORK_DIR": str(tmp_path / "work"),
             "GATEWAY_TOKEN_LIFETIME": "900",
             "GATEWAY_MAX_BODY_BYTES": "4096",
+            "GATEWAY_MAX_JSON_BYTES": "2048",
+            "GATEWAY_MAX_PATH_BYTES": "512",
+            "GATEWAY_MAX_QUERY_BYTES": "1024",
+            "GATEWAY_REQUEST_TIMEOUT": "12.5",
+            "GATEWAY_PUBLIC_URL": "https://shop.example/erp/",
+            "GATEWAY_DB_CONNECT_TIMEOUT": "2",
+            "GATEWAY_DB_STATEMENT_TIMEOUT": "3",
+            "GATEWAY_DB_POOL_TIMEOUT": "4",
+            "GATEWAY_MAX_POSITIONS": "50",
+            "GATEWAY_MAX_PAYMENTS": "5",
+            "GATEWAY_MAX_SORT_KEYS": "3",
+            "GATEWAY_MAX_FIELDS": "20",
+            "GATEWAY_HEADER_TIMEOUT": "6",
+            "GATEWAY_BODY_TIMEOUT": "7",
+            "GATEWAY_KEEP_ALIVE_TIMEOUT": "8",
+            "GATEWAY_MAX_CONNECTIONS": "64",
             "GATEWAY_DEBUG_SQL": "1",
         }
     )
@@ -45,8 +72,17 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         database_url="postgresql+asyncpg://gw@db.internal/erp",
         secret_key=KEY,
         log_dir=tmp_path / "log",
+        work_dir=tmp_path / "work",
         token_lifetime=900,
         max_body_bytes=4096,
+        max_json_bytes=2048,
+        max_path_bytes=512,
+        max_query_bytes=1024,
+        request_timeout=12.5,
+        public_url="https://shop.example/erp",
+        database_timeouts=Timeouts(connect=2.0, statement=3.0, pool=4.0),
+        request_limits=RequestLimits(positions=50, payments=5, sort_keys=3, field_names=20),
+        server=ServerLimits(header_timeout=6.0, body_timeout=7.0, keep_alive_timeout=8.0, max_connections=64),
         debug_sql=True,
     )
 
@@ -71,9 +107,9 @@ def test_token_lifetime_parsing(raw: str, expected: int) -> None:
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ("abc", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not 'abc'"),
-        ("1.5", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not '1.5'"),
-        ("1h", "GATEWAY_TOKEN_LIFETIME must be a whole number of seconds or bytes, not '1h'"),
+        ("abc", "GATEWAY_TOKEN_LIFETIME must be a whole number, not 'abc'"),
+        ("1.5", "GATEWAY_TOKEN_LIFETIME must be a whole number, not '1.5'"),
+        ("1h", "GATEWAY_TOKEN_LIFETIME must be a whole number, not '1h'"),
         ("0", "GATEWAY_TOKEN_LIFETIME must be positive, not 0"),
         ("-60", "GATEWAY_TOKEN_LIFETIME must be positive, not -60"),
     ],
@@ -85,9 +121,30 @@ def test_an_invalid_token_lifetime_stops_the_process(raw: str, message: str) -> 
     assert exit_info.value.code == message
 
 
-def test_an_invalid_body_limit_stops_the_process() -> None:
-    with pytest.raises(SystemExit, match="GATEWAY_MAX_BODY_BYTES"):
-        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_MAX_BODY_BYTES": "lots"})
+@pytest.mark.parametrize(
+    ("name", "raw", "message"),
+    [
+        ("GATEWAY_MAX_BODY_BYTES", "lots", "GATEWAY_MAX_BODY_BYTES must be a whole number, not 'lots'"),
+        ("GATEWAY_REQUEST_TIMEOUT", "soon", "GATEWAY_REQUEST_TIMEOUT must be a number of seconds, not 'soon'"),
+        (
+            "GATEWAY_DB_STATEMENT_TIMEOUT",
+            "0",
+            "GATEWAY_DB_STATEMENT_TIMEOUT must be a positive number of seconds, not 0",
+        ),
+        ("GATEWAY_HEADER_TIMEOUT", "inf", "GATEWAY_HEADER_TIMEOUT must be a positive number of seconds, not inf"),
+        ("GATEWAY_MAX_POSITIONS", "-1", "GATEWAY_MAX_POSITIONS must be positive, not -1"),
+        (
+            "GATEWAY_PUBLIC_URL",
+            "shop.example",
+            "GATEWAY_PUBLIC_URL must be an http(s) URL such as https://shop.example/erp, not 'shop.example'",
+        ),
+    ],
+)
+def test_an_invalid_setting_stops_the_process_with_one_line(name: str, raw: str, message: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, name: raw})
+
+    assert exit_info.value.code == message
 
 
 def test_a_key_is_generated_once_beside_the_sqlite_file(tmp_path: Path) -> None:

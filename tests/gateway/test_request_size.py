@@ -1,4 +1,5 @@
-"""Request bodies over GATEWAY_MAX_BODY_BYTES are refused with 413 before anything parses them."""
+"""Requests over their limits are refused before anything parses them: bodies over GATEWAY_MAX_JSON_BYTES
+(GATEWAY_MAX_BODY_BYTES for /www/zugferd) with 413, paths and query strings over theirs with 400."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ TOO_LARGE = {
 
 @pytest.fixture
 async def small_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(dataclasses.replace(settings, max_body_bytes=LIMIT))
+    app = create_app(dataclasses.replace(settings, max_json_bytes=LIMIT, max_body_bytes=4 * LIMIT))
     async with LifespanManager(app) as manager:
         transport = httpx.ASGITransport(app=manager.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
