@@ -14,6 +14,7 @@ from gateway.cli.arguments import HELP_FORMAT, whole_number
 from gateway.cli.database import migrated_database
 from gateway.server import run
 from gateway.settings import Settings
+from gateway.supervision import SUPERVISOR_PID
 
 
 def add_parser(commands: Any) -> None:
@@ -44,10 +45,13 @@ def _serve(args: argparse.Namespace) -> int:
             asyncio.run(_migrate(settings))
         else:
             asyncio.run(demo.fill(settings, demo.DEFAULT_ARTICLES, demo.DEFAULT_CUSTOMERS, seed=1))
-        # Workers are separate processes: they must all sign and verify with the same key.
+        # Workers are separate processes: they must all sign and verify with the same key, and they end
+        # when this process is gone (gateway/supervision.py).
         os.environ["GATEWAY_SECRET_KEY"] = settings.secret_key
+        if args.workers > 1:
+            os.environ[SUPERVISOR_PID] = str(os.getpid())
         print(banner(settings, args.host, args.port), flush=True)
-        run.serve(sock, workers=args.workers)
+        run.serve(sock, workers=args.workers, limits=settings.server)
     finally:
         sock.close()
     return 0

@@ -1,23 +1,109 @@
-"""uvicorn's httptools protocol, serving requests that ask for a protocol it does not speak.
+"""uvicorn's httptools protocol, made to hold up against real clients and hostile connections.
 
-Java's stock HttpClient offers HTTP/2 on plain http with `Connection: Upgrade, HTTP2-Settings` and
-`Upgrade: h2c`. llhttp then ends the message right after its headers (the rest would be the new
-protocol), so uvicorn handed the app an empty body: POST /www/kunden answered 400. RFC 9110 (7.8) lets
-a server ignore Upgrade; here such a request is served as HTTP/1.1, body included, and the connection
-stays HTTP/1.1. A WebSocket upgrade is left to uvicorn as before.
+- A request that asks for a protocol upgrade the server does not do is served as HTTP/1.1, body
+  included. Java's stock HttpClient offers HTTP/2 on plain http (`Connection: Upgrade, HTTP2-Settings`,
+  `Upgrade: h2c`); llhttp then ends the message right after its headers (the rest would be the new
+  protocol), so uvicorn handed the app an empty body. RFC 9110 (7.8) lets a server ignore Upgrade.
+  A WebSocket upgrade is left to uvicorn as before.
+- A connection must send a request head within the header timeout (after connecting or after its last
+  answer) and each part of a body within the body timeout: a silent or trickling client is answered 408
+  (or, before it sent anything, simply closed) instead of holding a connection forever.
+- Past the worker's connection limit a new connection is answered 503 and closed at once, so thousands
+  of idle connections cannot starve the file descriptors that normal requests need.
+- The server's own refusals (a malformed request line, a bad Content-Length, raw non-ASCII in the path)
+  carry the JSON error body every other answer has.
 """
 
 from __future__ import annotations
 
+import asyncio
+from asyncio import TimerHandle
+from functools import cache
+from typing import Any
+
 import httptools
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from gateway.settings import ServerLimits
+from rest_compat.responses import JSON_CONTENT_TYPE, encode_json
 
 # A request head that frames what follows on the wire (the upgrade request's body) for a fresh parser.
 _CONTINUATION = b"PUT / HTTP/1.1\r\n%s\r\n"
 
 
+@cache
+def server_limits() -> ServerLimits:
+    """Read once per worker process, from the same GATEWAY_* variables as the rest of the settings."""
+    return ServerLimits.from_env()
+
+
 class HttpProtocol(HttpToolsProtocol):
     _reading_body_after_upgrade = False  # feeding a fresh parser the body of an upgrade request
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.limits = server_limits()
+        self._deadline: TimerHandle | None = None
+        self._head_begun = False
+
+    # Connections and deadlines
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self._refuse(503, "unavailable", "the server has too many connections; try again shortly")
+            return
+        self._expect(self.limits.header_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._expect(None)
+        super().connection_lost(exc)
+
+    def _expect(self, seconds: float | None) -> None:
+        """(Re)arms the one deadline a connection has: for a head or for the rest of a body."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if seconds is not None:
+            self._deadline = self.loop.call_later(seconds, self._deadline_passed)
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and self._head_begun is False:
+            # The head arrived; the body did not come on. The app, if it waits on it, sees a disconnect.
+            if not cycle.response_started:
+                self._refuse(408, "request_timeout", "the request body did not arrive in time")
+            else:
+                self.transport.close()
+            cycle.disconnected = True
+            cycle.message_event.set()
+        elif self._head_begun:
+            self._refuse(408, "request_timeout", "the request head did not arrive in time")
+        elif cycle is None or cycle.response_complete:
+            self.transport.close()  # connected (or kept alive) and silent: nothing to answer
+
+    def _refuse(self, status: int, code: str, description: str) -> None:
+        body = encode_json({"success": False, "error": code, "error_description": description, "info": {}})
+        head = [STATUS_LINE[status]]
+        for name, value in self.server_state.default_headers:
+            head += [name, b": ", value, b"\r\n"]
+        head += [
+            b"content-type: " + JSON_CONTENT_TYPE.encode() + b"\r\n",
+            b"content-length: " + str(len(body)).encode() + b"\r\n",
+            b"cache-control: no-store\r\n",
+            b"connection: close\r\n\r\n",
+        ]
+        self.transport.write(b"".join(head) + body)
+        self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn's answer to what its parser refuses: the same words, in the contract's error body.
+        self._refuse(400, "invalid_request", msg)
+
+    # Parsing
 
     def data_received(self, data: bytes) -> None:
         # uvicorn's own, but for an upgrade it does not do: that request goes on as HTTP/1.1.
@@ -55,6 +141,8 @@ class HttpProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         if not self._reading_body_after_upgrade:
+            self._head_begun = True
+            self._expect(self.limits.header_timeout)
             super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
@@ -67,13 +155,25 @@ class HttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         if not self._reading_body_after_upgrade:
+            self._head_begun = False
+            self._expect(self.limits.body_timeout)  # until the message is complete
             super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        self._expect(self.limits.body_timeout)
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         if self._ends_at_upgrade():
             return  # llhttp ends an upgrade request at its headers; its body is still to come
         self._reading_body_after_upgrade = False
+        self._expect(None)  # the app's work is bounded by the request timeout, not here
         super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and not self.pipeline:
+            self._expect(self.limits.header_timeout)  # the next head (uvicorn's keep-alive closes idle ones)
 
     def _ends_at_upgrade(self) -> bool:
         return not self._reading_body_after_upgrade and self.parser.should_upgrade() and not self._should_upgrade()

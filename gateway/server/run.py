@@ -7,10 +7,14 @@ class (gateway/server/protocol.py). Both are given by import string: the workers
 
 from __future__ import annotations
 
+import contextlib
+import resource
 import socket
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
+
+from gateway.settings import ServerLimits
 
 APP = "gateway.app:create_server_app"
 HTTP_PROTOCOL = "gateway.server.protocol:HttpProtocol"
@@ -42,12 +46,29 @@ def browser_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def serve(sock: socket.socket, *, workers: int) -> None:
+def serve(sock: socket.socket, *, workers: int, limits: ServerLimits) -> None:
     host, port = sock.getsockname()[:2]
+    _raise_open_file_limit()
     config = uvicorn.Config(
-        APP, factory=True, host=host, port=port, workers=workers, http=HTTP_PROTOCOL, log_level="info"
+        APP,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        http=HTTP_PROTOCOL,
+        timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
+        log_level="info",
     )
     if workers > 1:
         Multiprocess(config, sockets=[sock]).run()
     else:
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _raise_open_file_limit() -> None:
+    """Up to the hard limit: each connection holds a descriptor, and the default soft limit (often 1,024)
+    is what idle connections exhausted. The connection limit per worker stays below it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        with contextlib.suppress(ValueError, OSError):  # not allowed here: the soft limit stays
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))

@@ -17,7 +17,7 @@ from gateway import cli
 from gateway.cli import demo
 from gateway.cli.serve import banner
 from gateway.server import run
-from gateway.settings import Settings
+from gateway.settings import ServerLimits, Settings
 from tests.server import free_port
 
 SECRET = "a-long-secret"
@@ -145,7 +145,7 @@ class FakeServer:
     def __init__(self) -> None:
         self.calls: list[tuple[tuple[str, int], int]] = []
 
-    def serve(self, sock: socket.socket, *, workers: int) -> None:
+    def serve(self, sock: socket.socket, *, workers: int, limits: ServerLimits) -> None:
         self.calls.append((sock.getsockname()[:2], workers))
 
 
