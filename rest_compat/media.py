@@ -14,7 +14,7 @@ from starlette.responses import Response
 from rest_compat.errors import ApiError
 from rest_compat.execution import base_url, run_operation
 from rest_compat.links import article_href, link
-from rest_compat.params import QueryParams
+from rest_compat.params import QueryParams, path_number
 from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape
 
@@ -48,8 +48,6 @@ CONTENT_DOCUMENT = (
     "query MediaContent($id: Int!, $kind: String) "
     "{ mediaContent(id: $id, kind: $kind) { fileName contentType content } }"
 )
-# The largest id a GraphQL Int (32-bit) can carry.
-MAX_ID = 2**31 - 1
 
 
 @lru_cache(maxsize=64)
@@ -70,10 +68,7 @@ async def media_list(request: Request) -> Response:
 
 
 async def media_content(request: Request) -> Response:
-    raw_id = request.path_params["id"]
-    if not raw_id.isdigit() or int(raw_id) > MAX_ID:
-        raise ApiError.invalid(f"IDKey must be a whole number, not {raw_id!r}", field="IDKey")
-    variables = {"id": int(raw_id), "kind": QueryParams(request).text("type")}
+    variables = {"id": path_number(request, "id", "IDKey"), "kind": QueryParams(request).text("type")}
     content = (await run_operation(request, CONTENT_DOCUMENT, variables, {"id": "IDKey", "kind": "type"}))[
         "mediaContent"
     ]

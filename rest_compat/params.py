@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from starlette.requests import Request
 
 from rest_compat.errors import ApiError
+from schema.limits import RequestLimits
 
 # The largest whole number a GraphQL Int carries (32-bit signed).
 MAX_INT = 2**31 - 1
@@ -17,10 +18,19 @@ def shown(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
+def path_number(request: Request, name: str, field: str) -> int:
+    """A number in the path (AdrNr, IDKey): ASCII digits within a GraphQL Int, else 400 naming it."""
+    raw: str = request.path_params[name]
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_INT)) or int(raw) > MAX_INT:
+        raise ApiError.invalid(f"{field} must be a whole number, not {shown(raw)!r}", field=field)
+    return int(raw)
+
+
 class QueryParams:
     def __init__(self, request: Request) -> None:
         self.items = list(request.query_params.multi_items())
         self._values = {name.lower(): value.strip() for name, value in self.items}
+        self.limits: RequestLimits = request.state.limits
 
     def text(self, name: str, *, max_length: int | None = None) -> str | None:
         value = self._values.get(name.lower()) or None
@@ -41,16 +51,21 @@ class QueryParams:
             raise ApiError.invalid(f"{name} must be a whole number from {minimum} to {maximum}", field=name)
         return value
 
-    def names(self, name: str) -> tuple[str, ...] | None:
-        """A comma-separated list of names (`fields`), or None when absent."""
+    def names(self, name: str, limit: int | None = None) -> tuple[str, ...] | None:
+        """A comma-separated list of names (`fields`), or None when absent; at most `limit` of them
+        (the configured number of `fields` entries by default)."""
         raw = self.text(name)
         if raw is None:
             return None
-        return tuple(part.strip() for part in raw.split(",") if part.strip()) or None
+        names = tuple(part.strip() for part in raw.split(",") if part.strip()) or None
+        limit = self.limits.field_names if limit is None else limit
+        if names is not None and len(names) > limit:
+            raise ApiError.invalid(f"{name} has at most {limit} entries", field=name, limit=limit)
+        return names
 
     def sorts(self, name: str, known: Mapping[str, str]) -> list[dict[str, str]] | None:
         """`+ArtBez,-ArtNr` as GraphQL sort inputs; a name without a sign sorts ascending."""
-        requested = self.names(name)
+        requested = self.names(name, self.limits.sort_keys)
         if requested is None:
             return None
         sorts = []

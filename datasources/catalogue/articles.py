@@ -60,6 +60,12 @@ class ArticleFilter:
 DEFAULT_SORT = (Sort(SortField.DESIGNATION),)  # +ArtBez, as the specification says
 
 
+def check_sort_keys(count: int, limit: int) -> None:
+    """More keys than the limit would only add work (SQLite refuses ORDER BY past 2,000 terms)."""
+    if count > limit:
+        raise InvalidInput(f"at most {limit} sort keys", field="sort", info={"limit": limit})
+
+
 @dataclass(frozen=True, slots=True)
 class ArticleQuery:
     language: str = DEFAULT_LANGUAGE

@@ -38,6 +38,7 @@ class CatalogueQuery:
             raise InvalidInput("limit cannot be negative", field="limit")
         if offset < 0:
             raise InvalidInput("offset cannot be negative", field="offset")
+        articles.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
         async with info.context.db.reader() as session:
             view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
             query = ArticleQuery(
