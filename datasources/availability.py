@@ -33,6 +33,9 @@ def is_outage(error: BaseException) -> bool:
         seen.add(id(current))
         if _is_outage_itself(current):
             return True
+        orig = getattr(current, "orig", None)  # a DBAPIError's driver error
+        if isinstance(orig, BaseException) and id(orig) not in seen and _is_outage_itself(orig):
+            return True
         current = current.__cause__ or current.__context__
     return False
 

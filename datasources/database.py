@@ -13,15 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from datasources import folding, guards, statistics
 from datasources.availability import Availability
 
-SQLITE_BUSY_TIMEOUT_MS = 10_000
-
-
 @dataclass(frozen=True, slots=True)
 class Timeouts:
     """How long a request waits on the database before it is answered 503 (seconds)."""
 
     connect: float = 5.0  # to open a connection (PostgreSQL)
-    statement: float = 15.0  # for one statement's answer (PostgreSQL; SQLite waits its busy timeout, 10 s)
+    statement: float = 10.0  # for one statement's answer; on SQLite, for the lock (its busy timeout)
     pool: float = 5.0  # for a free connection of the pool
 
 
@@ -62,7 +59,7 @@ async def check_reachable(db: Database) -> None:
 def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeouts()) -> Database:
     engine = create_async_engine(url, echo=echo, **_engine_options(url, timeouts))
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, busy_timeout_ms=round(timeouts.statement * 1000))
     guards.install(engine.sync_engine)
     statistics.install(engine.sync_engine)
     availability = Availability(describe(url))
@@ -79,7 +76,7 @@ def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeou
 
 def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     if make_url(url).get_backend_name() == "sqlite":
-        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, "pool_timeout": timeouts.pool}
+        return {"connect_args": {"timeout": timeouts.statement}, "pool_timeout": timeouts.pool}
     return {
         "pool_size": 10,
         "max_overflow": 10,
@@ -90,14 +87,14 @@ def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     }
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (pysqlite's own transaction handling defers it badly).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()

@@ -7,6 +7,7 @@ given server, migrated once, emptied before every test, dropped at the end.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import uuid
@@ -89,3 +90,17 @@ async def _remember_seeded_rows(template: str) -> None:
             if rows:
                 _seeded[table.name] = rows
     await db.dispose()
+
+
+def run_sql(url: str, statement: str) -> Any:
+    """One statement's scalar result, from synchronous test code (a short event loop of its own)."""
+
+    async def run() -> Any:
+        engine = create_async_engine(make_url(url), isolation_level="AUTOCOMMIT")
+        try:
+            async with engine.connect() as conn:
+                return (await conn.execute(text(statement))).scalar()
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())

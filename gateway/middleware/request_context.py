@@ -26,6 +26,7 @@ access_log = logging.getLogger("gateway.access")
 log = logging.getLogger("gateway")
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+LOGGED_PATH_LENGTH = 512
 
 
 class RequestContextMiddleware:
@@ -117,8 +118,11 @@ def _request_id(scope: Scope) -> str:
 
 
 def _path(scope: Scope) -> str:
-    # The path arrives percent-decoded: escape control characters so one request is one log line.
+    # The path arrives percent-decoded: escape control characters so one request is one log line, and
+    # cut a huge one short (it was refused, but its line is still written).
     path: str = scope["path"]
+    if len(path) > LOGGED_PATH_LENGTH:
+        path = f"{path[:LOGGED_PATH_LENGTH]}...({len(path)} characters)"
     return path if path.isprintable() else "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in path)
 
 

@@ -30,7 +30,7 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         max_query_bytes=8192,
         request_timeout=30.0,
         public_url=None,
-        database_timeouts=Timeouts(connect=5.0, statement=15.0, pool=5.0),
+        database_timeouts=Timeouts(connect=5.0, statement=10.0, pool=5.0),
         request_limits=RequestLimits(positions=1000, payments=100, sort_keys=10, field_names=100),
         server=ServerLimits(header_timeout=10.0, body_timeout=30.0, keep_alive_timeout=5.0, max_connections=1000),
         debug_sql=False,

@@ -1,0 +1,1 @@
+"""Fault tests start real servers of their own (each test needs its own faults)."""
