@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from datasources import folding, guards, statistics
 from datasources.availability import Availability
 
+
 @dataclass(frozen=True, slots=True)
 class Timeouts:
     """How long a request waits on the database before it is answered 503 (seconds)."""
