@@ -8,6 +8,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 
+class ForeignKeyViolation(RuntimeError):
+    """A migration left rows that refer to nothing (SQLite, checked before its commit)."""
+
+
 def alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", "datasources:migrations")
@@ -15,12 +19,42 @@ def alembic_config() -> Config:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
-    """Migrate the engine's database to `revision` over one of the engine's own connections."""
-    async with engine.begin() as conn:
+    """Migrate the engine's database to `revision` over one of the engine's own connections, in one
+    transaction."""
+    async with engine.connect() as conn:
         await conn.run_sync(_upgrade, revision)
 
 
 def _upgrade(connection: Connection, revision: str) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection
-    command.upgrade(config, revision)
+    sqlite = connection.dialect.name == "sqlite"
+    # SQLite's batch migrations copy a table and drop the old one; with foreign keys enforced, dropping
+    # a table that others refer to fails (or cascades into them). SQLite documents the way: foreign keys
+    # off, outside a transaction (inside one the pragma does nothing), and a check before the commit.
+    if sqlite:
+        _pragma(connection, "foreign_keys=OFF")
+    try:
+        with connection.begin():
+            command.upgrade(config, revision)
+            if sqlite:
+                _check_foreign_keys(connection)
+    finally:
+        if sqlite:
+            _pragma(connection, "foreign_keys=ON")
+
+
+def _pragma(connection: Connection, setting: str) -> None:
+    # Straight to the driver: a statement through SQLAlchemy would begin a transaction first.
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(f"PRAGMA {setting}")
+    finally:
+        cursor.close()
+
+
+def _check_foreign_keys(connection: Connection) -> None:
+    violations = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if violations:
+        tables = sorted({row[0] for row in violations})
+        raise ForeignKeyViolation(f"the migration left {len(violations)} rows without their parent in {tables}")

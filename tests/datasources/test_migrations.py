@@ -184,3 +184,66 @@ async def test_0004_recomputes_the_totals_of_stored_documents(blank: Database) -
     assert await totals(blank) == before
     async with blank.engine.connect() as conn:  # dropping the column kept every position
         assert await conn.scalar(sa.select(sa.func.count()).select_from(POSITION)) == 6
+
+
+CUSTOMER = sa.table(
+    "customer", *map(sa.column, ("number", "designation", "language", "currency", "created_at", "contact_address_id"))
+)
+ADDRESS = sa.table(
+    "address",
+    *map(
+        sa.column,
+        ("id", "customer_number", "language", "salutation", "last_name", "line1", "country", "place", "postal_code"),
+    ),
+    sa.column("modified_at"),
+)
+
+
+async def test_a_database_with_customers_upgrades_through_every_migration(blank: Database) -> None:
+    # SQLite's batch migrations copy and drop tables: with foreign keys on, dropping `customer` used to
+    # fail ("FOREIGN KEY constraint failed") or cascade into its addresses.
+    await migrate.upgrade(blank.engine, "0002")
+    async with blank.engine.begin() as conn:
+        await conn.execute(
+            CURRENCY.insert(), [{"code": "CHF", "name": "Franken", "is_leading": True, "rounding_step": D("0.05")}]
+        )
+        await conn.execute(
+            CUSTOMER.insert(),
+            [
+                {
+                    "number": "100001",
+                    "designation": "Muster",
+                    "language": "ger",
+                    "currency": "CHF",
+                    "created_at": dt.datetime(2026, 1, 1),
+                }
+            ],
+        )
+        await conn.execute(
+            ADDRESS.insert(),
+            [
+                {
+                    "id": 1,
+                    "customer_number": "100001",
+                    "language": "ger",
+                    "salutation": 2,
+                    "last_name": "Muster",
+                    "line1": "Gasse 1",
+                    "country": "CH",
+                    "place": "Bern",
+                    "postal_code": "3011",
+                    "modified_at": dt.datetime(2026, 1, 1),
+                }
+            ],
+        )
+        await conn.execute(CUSTOMER.update().values(contact_address_id=1))
+
+    await migrate.upgrade(blank.engine)
+
+    async with blank.engine.connect() as conn:
+        assert (await conn.execute(sa.select(CUSTOMER.c.number, CUSTOMER.c.contact_address_id))).all() == [
+            ("100001", 1)
+        ]
+        assert (await conn.execute(sa.select(ADDRESS.c.id, ADDRESS.c.last_name))).all() == [(1, "Muster")]
+        if blank.engine.dialect.name == "sqlite":
+            assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
