@@ -8,8 +8,9 @@
 - A connection must send a request head within the header timeout (after connecting or after its last
   answer) and each part of a body within the body timeout: a silent or trickling client is answered 408
   (or, before it sent anything, simply closed) instead of holding a connection forever.
-- Past the worker's connection limit a new connection is answered 503 and closed at once, so thousands
-  of idle connections cannot starve the file descriptors that normal requests need.
+- At the worker's connection limit a new connection takes the place of an idle one (connected or kept
+  alive, no request under way), which is closed; only when every connection is busy is the new one
+  answered 503 and closed at once. Thousands of idle connections cannot starve the requests that come.
 - The server's own refusals (a malformed request line, a bad Content-Length, raw non-ASCII in the path)
   carry the JSON error body every other answer has.
 """
@@ -50,10 +51,24 @@ class HttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:
+        if len(self.connections) > self.limits.max_connections and not self._close_an_idle_connection():
             self._refuse(503, "unavailable", "the server has too many connections; try again shortly")
             return
         self._expect(self.limits.header_timeout)
+
+    def _close_an_idle_connection(self) -> bool:
+        for connection in self.connections:
+            if connection is not self and isinstance(connection, HttpProtocol) and connection.idle:
+                connection.transport.close()
+                return True
+        return False
+
+    @property
+    def idle(self) -> bool:
+        """No request under way: connected or kept alive, and silent."""
+        if self.transport.is_closing() or self._head_begun:
+            return False
+        return self.cycle is None or self.cycle.response_complete
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._expect(None)
