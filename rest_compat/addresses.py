@@ -127,7 +127,7 @@ async def addresses_of_customer(request: Request) -> Response:
 
 async def address_update(request: Request) -> Response:
     number = address_number(request)
-    changes = ADDRESS_INPUT.to_graphql(await json_object(request, allow_empty=True))
+    changes = ADDRESS_INPUT.to_graphql(await json_object(request, allow_empty=True), request.state.limits)
     payload = (await run_operation(request, UPDATE, {"number": number, "input": changes}))["addressUpdate"]
     raise_payload_errors(payload, ADDRESS_INPUT, {"id": "AdrNr"})
     return Response(status_code=204, headers={"Cache-Control": "no-store"})

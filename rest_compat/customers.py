@@ -111,7 +111,7 @@ def detail_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
 
 
 async def customer_create(request: Request) -> Response:
-    variables = {"input": CUSTOMER_INPUT.to_graphql(await json_object(request))}
+    variables = {"input": CUSTOMER_INPUT.to_graphql(await json_object(request), request.state.limits)}
     payload = (await run_operation(request, CREATE, variables))["customerCreate"]
     raise_payload_errors(payload, CUSTOMER_INPUT)
     return JsonResponse({"data": {"DebiNr": payload["customer"]["number"]}}, status_code=201)

@@ -132,9 +132,9 @@ ORDER_INPUT = InputShape(
                 }
             ),
         ),
-        "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True),
+        "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True, limit="payments"),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=ORDER_POSITION_INPUT, many=True),
+        "Positionen": In("positions", shape=ORDER_POSITION_INPUT, many=True, limit="positions"),
     }
 )
 
@@ -142,7 +142,7 @@ OFFER_INPUT = InputShape(
     {
         "GrundDaten": In("", shape=InputShape(HEADER_INPUT)),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=OFFER_POSITION_INPUT, many=True),
+        "Positionen": In("positions", shape=OFFER_POSITION_INPUT, many=True, limit="positions"),
     }
 )
 

@@ -6,15 +6,19 @@ turns the field path of a GraphQL error back into the REST path the client sent.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rest_compat.errors import ApiError
+from schema.limits import RequestLimits
 
 _TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
 # What a GraphQL Int carries (32-bit signed): a larger whole number is refused here, named by its field.
 INT_RANGE = (-(2**31), 2**31 - 1)
+# What a list may name as its `limit`: the fields of RequestLimits.
+_LIMITS = frozenset(field.name for field in dataclasses.fields(RequestLimits))
 
 
 @dataclass(frozen=True)
@@ -23,42 +27,59 @@ class In:
     kind: type = str
     shape: InputShape | None = None
     many: bool = False  # a list of records (Positionen, Zahlung)
+    # The RequestLimits field that bounds the list's length (`positions`): a longer list is refused
+    # before any of its entries is looked at, and before any GraphQL work.
+    limit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and (not self.many or self.limit not in _LIMITS):
+            raise ValueError(f"{self.limit!r} does not name a limit of RequestLimits for a list")
 
 
 @dataclass(frozen=True)
 class InputShape:
     fields: Mapping[str, In]
 
-    def to_graphql(self, body: Mapping[str, Any], path: str = "") -> dict[str, Any]:
-        """Unknown REST fields are ignored, as the ERP ignores them; null is passed on (it clears)."""
+    def to_graphql(
+        self, body: Mapping[str, Any], limits: RequestLimits | None = None, path: str = ""
+    ) -> dict[str, Any]:
+        """Unknown REST fields are ignored, as the ERP ignores them; null is passed on (it clears).
+        `limits` (the request's) bound the lists that name one; a shape with such lists needs them."""
         out: dict[str, Any] = {}
         for name, entry in self.fields.items():
             if name not in body:
                 continue
             value, where = body[name], f"{path}{name}"
             if entry.shape is not None and entry.many:
-                out[entry.target] = None if value is None else self._records(value, entry.shape, where)
+                out[entry.target] = None if value is None else self._records(value, entry, where, limits)
             elif entry.shape is not None:
                 if value is None and entry.target:
                     out[entry.target] = None
                     continue
                 if not isinstance(value, Mapping):
                     raise ApiError.invalid("must be an object", field=where)
-                nested = entry.shape.to_graphql(value, f"{where}.")
+                nested = entry.shape.to_graphql(value, limits, f"{where}.")
                 out.update(nested) if not entry.target else out.__setitem__(entry.target, nested)
             else:
                 out[entry.target] = _checked(value, entry.kind, where)
         return out
 
     @staticmethod
-    def _records(value: Any, shape: InputShape, where: str) -> list[dict[str, Any]]:
+    def _records(value: Any, entry: In, where: str, limits: RequestLimits | None) -> list[dict[str, Any]]:
+        assert entry.shape is not None
         if not isinstance(value, list):
             raise ApiError.invalid("must be a list", field=where)
+        if entry.limit is not None:
+            if limits is None:
+                raise TypeError(f"{where} is bounded by the request's limits: pass them to to_graphql")
+            limit: int = getattr(limits, entry.limit)
+            if len(value) > limit:
+                raise ApiError.invalid(f"{where} has at most {limit} entries", field=where, limit=limit)
         records = []
         for index, item in enumerate(value):
             if not isinstance(item, Mapping):
                 raise ApiError.invalid("must be an object", field=f"{where}.{index}")
-            records.append(shape.to_graphql(item, f"{where}.{index}."))
+            records.append(entry.shape.to_graphql(item, limits, f"{where}.{index}."))
         return records
 
     def rest_path(self, path: str) -> str:

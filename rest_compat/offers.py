@@ -66,6 +66,7 @@ CHANGE_INPUT = InputShape(
         "Positionen": In(
             "positions",
             many=True,
+            limit="positions",
             shape=InputShape(
                 {
                     "PosNr": In("positionNumber", int),
@@ -111,7 +112,7 @@ async def offer_detail(request: Request) -> Response:
 
 
 async def offer_create(request: Request) -> Response:
-    variables = {"input": OFFER_INPUT.to_graphql(await json_object(request))}
+    variables = {"input": OFFER_INPUT.to_graphql(await json_object(request), request.state.limits)}
     payload = (await run_operation(request, CREATE, variables))["offerCreate"]
     raise_payload_errors(payload, OFFER_INPUT)
     return _envelope(payload["offer"], CREATED_OFFER, request, status=201)
@@ -120,7 +121,7 @@ async def offer_create(request: Request) -> Response:
 async def offer_update(request: Request) -> Response:
     params = QueryParams(request)
     number = _offer_number(params)
-    changes = CHANGE_INPUT.to_graphql(await json_object(request, allow_empty=True))
+    changes = CHANGE_INPUT.to_graphql(await json_object(request, allow_empty=True), request.state.limits)
     customer = params.text("KundNr", max_length=8)
     if customer is not None:
         if changes.get("customerNumber") not in (None, customer):

@@ -53,7 +53,7 @@ ORDER = Shape(
 CONVERT_INPUT = InputShape(
     {
         "GrundDaten": In("", shape=InputShape({"KundNr": In("customerNumber"), "OffertNr": In("offerNumber")})),
-        "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True),
+        "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True, limit="payments"),
     }
 )
 
@@ -78,7 +78,7 @@ async def order_detail(request: Request) -> Response:
 
 async def order_create(request: Request) -> Response:
     variables = {
-        "input": ORDER_INPUT.to_graphql(await json_object(request)),
+        "input": ORDER_INPUT.to_graphql(await json_object(request), request.state.limits),
         "key": request.headers.get("idempotency-key"),
     }
     payload = (await run_operation(request, CREATE, variables))["orderCreate"]
@@ -90,7 +90,7 @@ async def order_create(request: Request) -> Response:
 
 
 async def order_from_offer(request: Request) -> Response:
-    variables = {"input": CONVERT_INPUT.to_graphql(await json_object(request))}
+    variables = {"input": CONVERT_INPUT.to_graphql(await json_object(request), request.state.limits)}
     payload = (await run_operation(request, CONVERT, variables))["offerConvert"]
     raise_payload_errors(payload, CONVERT_INPUT)
     return JsonResponse({"count": 1, "success": True, "data": {"AuftNr": payload["order"]["number"]}}, status_code=201)

@@ -1,5 +1,6 @@
-"""Whole numbers in request bodies: a value no GraphQL Int can carry is refused at the REST edge, naming
-the body field (graphql-core used to answer with its own text about `$input` and an empty `info`)."""
+"""Request bodies at the REST edge. Whole numbers: a value no GraphQL Int can carry is refused, naming the
+body field (graphql-core used to answer with its own text about `$input` and an empty `info`). Lists that
+name a request limit (Positionen, Zahlung): a longer one is refused before any of its entries is read."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from rest_compat.errors import ApiError
+from rest_compat.inputs import In, InputShape
+from schema.limits import RequestLimits
 from tests.http import body, error
 
 TOO_BIG = 2**31  # one past the largest GraphQL Int
@@ -58,3 +62,34 @@ async def test_whole_numbers_beyond_a_graphql_int_are_refused_by_field(
 
     assert response.status_code == 400
     assert body(response) == error("invalid_request", RANGE, field=field)
+
+
+# --- lists bounded by a request limit ----------------------------------------------------------------
+
+ITEMS = InputShape({"Nr": In("number", int)})
+LISTS = InputShape({"Liste": In("items", shape=ITEMS, many=True, limit="payments")})
+
+
+def test_a_list_longer_than_its_limit_is_refused_before_its_entries_are_read() -> None:
+    limits = RequestLimits(payments=2)
+    assert LISTS.to_graphql({"Liste": [{"Nr": 1}, {"Nr": 2}]}, limits) == {"items": [{"number": 1}, {"number": 2}]}
+
+    with pytest.raises(ApiError) as raised:
+        LISTS.to_graphql({"Liste": ["not even an object"] * 3}, limits)
+
+    assert (raised.value.status_code, raised.value.body()) == (
+        400,
+        error("invalid_request", "Liste has at most 2 entries", field="Liste", limit=2),
+    )
+
+
+def test_a_bounded_list_needs_the_requests_limits() -> None:
+    with pytest.raises(TypeError, match="Liste is bounded by the request's limits"):
+        LISTS.to_graphql({"Liste": []})
+    assert LISTS.to_graphql({}) == {}  # no list, nothing to bound
+
+
+@pytest.mark.parametrize("entry", [{"limit": "position"}, {"limit": "positions", "many": False}])
+def test_a_limit_must_name_a_request_limit_of_a_list(entry: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="does not name a limit of RequestLimits for a list"):
+        In("items", shape=ITEMS, **{"many": True, **entry})
