@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
 from datasources.customers.validation import validate_address
 from datasources.errors import Conflict, InvalidInput, NotFound, Unprocessable
-from datasources.models import Customer, DocumentPosition, SalesDocument
+from datasources.models import Customer, SalesDocument
 from datasources.numbering import next_number
+from datasources.sales.changes import change_positions
 from datasources.sales.documents import (
     ADDRESS_ROLES,
+    POSITION_TABLE,
     add_payments,
-    add_positions,
     document_view,
     locked_customer,
+    positions_by_document,
     set_addresses,
     update_totals,
 )
-from datasources.sales.pricing import price_positions
-from datasources.sales.records import NEW_ORDER_STATUS, OFFER, ORDER, PositionChange, PositionInput
-from datasources.sales.validation import validate_changes, validate_payments
+from datasources.sales.records import NEW_ORDER_STATUS, OFFER, ORDER
+from datasources.sales.validation import check_count, validate_changes, validate_payments
 
 
 async def _offer(session: AsyncSession, number: str, field: str = "offer_number") -> SalesDocument:
@@ -81,7 +81,10 @@ async def update_offer(
     customer_number: str | None,
     positions: Sequence[Mapping[str, Any]] | None,
     addresses: Mapping[str, Mapping[str, Any] | None],
+    max_positions: int,
 ) -> SalesDocument:
+    """`max_positions` bounds the entries of the change and the positions of the offer it leaves."""
+    check_count(positions, max_positions, "positions", "position changes")
     # Named as the caller names it: offerUpdate's argument is `number`.
     offer = await _offer(session, number, field="number")
     if offer.order_number is not None:
@@ -97,70 +100,12 @@ async def update_offer(
         if values is not None and role in ADDRESS_ROLES
     }
     await set_addresses(session, offer, replaced, None)
-    if positions:
-        await _change_positions(session, offer, validate_changes(positions))
+    changes = validate_changes(positions, max_positions) if positions else []
+    stored = (await positions_by_document(session, [offer.id])).get(offer.id, [])
+    current = await change_positions(session, offer, stored, changes, max_positions) if changes else stored
+    await update_totals(session, offer, current)
     await session.flush()
-    await update_totals(session, offer)
     return offer
-
-
-async def _change_positions(session: AsyncSession, offer: SalesDocument, changes: list[PositionChange]) -> None:
-    existing = {
-        p.position_number: p
-        for p in await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == offer.id))
-    }
-    view = await document_view(session, offer.currency, offer.customer_number)
-    additions: list[PositionInput] = []
-    addition_indexes: list[int] = []
-    for index, change in enumerate(changes):
-        if change.position_number is None:
-            assert change.article_number is not None
-            additions.append(
-                PositionInput(change.article_number, change.quantity, change.text, discount_rate=change.discount_rate)
-            )
-            addition_indexes.append(index)
-            continue
-        row = existing.get(change.position_number)
-        if row is None:
-            raise Unprocessable(
-                f"offer {offer.number} has no position {change.position_number}",
-                field=f"positions.{index}.position_number",
-                info={"position": index + 1},
-            )
-        _check_article(offer, row, change, index)
-        if change.quantity == 0:
-            await session.execute(delete(DocumentPosition).where(DocumentPosition.id == row.id))
-            continue
-        # Re-priced by the ERP for the new quantity: offers take no given price.
-        request = PositionInput(
-            row.article_number,
-            change.quantity,
-            change.text or row.text,
-            packaging_unit=row.packaging_unit,
-            discount_rate=change.discount_rate if change.discount_rate is not None else row.discount_rate,
-            display_number=row.display_number,
-        )
-        (priced,) = await price_positions(session, [request], view, indexes=[index])
-        for name, value in dataclasses.asdict(priced).items():
-            setattr(row, name, value)
-    if additions:
-        last = max(existing, default=0)
-        added = await price_positions(session, additions, view, indexes=addition_indexes)
-        add_positions(session, offer, added, first_number=last + 1)
-
-
-def _check_article(offer: SalesDocument, row: DocumentPosition, change: PositionChange, index: int) -> None:
-    """An ArtNr sent with a PosNr must be the position's: a position keeps its article. Compared exactly,
-    as the article lookup compares article numbers."""
-    if change.article_number is None or change.article_number == row.article_number:
-        return
-    number, article, given = row.position_number, row.article_number, change.article_number
-    what = f"position {number} of offer {offer.number} is article {article}, not {given!r}"
-    if change.quantity == 0:
-        message = f"{what}; nothing was changed"
-    else:
-        message = f"{what}: to change the article, delete the position (Menge 0) and add a new one"
-    raise Unprocessable(message, field=f"positions.{index}.article_number", info={"position": index + 1})
 
 
 # What an order made from an offer does not take over from it.
@@ -184,12 +129,15 @@ async def convert_offer(
     payments: Sequence[Mapping[str, Any]] | None,
     *,
     user: str,
+    max_positions: int,
+    max_payments: int,
 ) -> str:
     """Turns the offer into an order of the customer (once); returns the AuftNr."""
     if not offer_number:
         raise InvalidInput("is required", field="offer_number")
     if not customer_number:
         raise InvalidInput("is required", field="customer_number")
+    check_count(payments, max_payments, "payments", "payments")
     offer = await _offer(session, offer_number)
     customer = await locked_customer(session, customer_number)
     if offer.order_number is not None:
@@ -199,9 +147,16 @@ async def convert_offer(
             info={"AuftNr": offer.order_number},
         )
     await _assign(session, offer, customer)
-    positions = list(await session.scalars(select(DocumentPosition).where(DocumentPosition.document_id == offer.id)))
+    positions = (await positions_by_document(session, [offer.id])).get(offer.id, [])
     if not positions:
         raise Unprocessable(f"offer {offer_number} has no positions; an order needs at least one", field="offer_number")
+    if len(positions) > max_positions:
+        # Possible only for an offer stored under a higher limit than today's.
+        raise Unprocessable(
+            f"offer {offer_number} has {len(positions)} positions; an order has at most {max_positions}",
+            field="offer_number",
+            info={"limit": max_positions},
+        )
     order = SalesDocument(
         **{
             column.key: getattr(offer, column.key)
@@ -214,14 +169,19 @@ async def convert_offer(
         offer_number=offer.number,
         created_by=user,
     )
+    await update_totals(session, order, positions)
     session.add(order)
     await session.flush()
-    for position in positions:
-        copied = {c.key: getattr(position, c.key) for c in DocumentPosition.__table__.columns if c.key != "id"}
-        session.add(DocumentPosition(**{**copied, "document_id": order.id}))
-    add_payments(session, order, validate_payments(payments))
+    await _copy_positions(session, offer.id, order.id)
+    await add_payments(session, order.id, validate_payments(payments, max_payments))
     offer.order_number = order.number
     await session.flush()
-    await update_totals(session, order)
     await events.record(session, events.ORDER_EVENT, user, AuftNr=order.number, KundNr=customer.number)
     return order.number
+
+
+async def _copy_positions(session: AsyncSession, offer_id: int, order_id: int) -> None:
+    """The offer's positions as the order's, every column as stored: one INSERT ... SELECT."""
+    columns = [column for column in POSITION_TABLE.columns if column.key not in {"id", "document_id"}]
+    rows = select(literal(order_id), *columns).where(POSITION_TABLE.c.document_id == offer_id)
+    await session.execute(insert(POSITION_TABLE).from_select(["document_id", *(c.key for c in columns)], rows))

@@ -16,7 +16,7 @@ from datasources.sales.records import TaxLine
 SECTION = "UST-Rekap"  # Abschnitt
 
 
-class _Taxed(Protocol):
+class Taxed(Protocol):
     @property
     def total(self) -> Decimal: ...
     @property
@@ -27,7 +27,7 @@ class _Taxed(Protocol):
     def tax_rate(self) -> Decimal: ...
 
 
-async def recapitulation(session: AsyncSession, positions: Sequence[_Taxed], currency: str) -> list[TaxLine]:
+async def recapitulation(session: AsyncSession, positions: Sequence[Taxed], currency: str) -> list[TaxLine]:
     """One line per tax code, highest rate first: the positions' net amounts and taxes added up."""
     codes = {p.tax_code for p in positions}
     rows = {row.code: row for row in await session.scalars(select(TaxCode).where(TaxCode.code.in_(codes)))}
@@ -51,14 +51,16 @@ async def recapitulation(session: AsyncSession, positions: Sequence[_Taxed], cur
 
 
 async def totals(
-    session: AsyncSession, positions: Sequence[_Taxed], lines: Sequence[TaxLine], currency: str
+    session: AsyncSession, positions: Sequence[Taxed], lines: Sequence[TaxLine], currency: str
 ) -> tuple[Decimal, Decimal, Decimal]:
     """AuftNetto, AuftWUST, AuftBrutto as EN 16931 and Swiss invoices have them: the net total is the sum of
     the positions' net totals (BT-109) and the tax the sum of the recapitulation's tax (BT-110), both to the
     cent, so that they agree with the lines they add up; the gross total is the amount payable (BT-115),
     net + tax rounded to the currency's cash step (CHF 0.05, EUR 0.01). What that rounding adds or takes
     is the rounding amount (BT-114): gross - (net + tax)."""
-    step = await session.scalar(select(Currency.rounding_step).where(Currency.code == currency)) or Decimal("0.01")
+    # get(): the document's currency was usually loaded in this transaction already (no statement then).
+    row = await session.get(Currency, currency)
+    step = row.rounding_step if row is not None and row.rounding_step else Decimal("0.01")
     net = cents(sum((p.total for p in positions), Decimal(0)))
     tax = cents(sum((line.tax for line in lines), Decimal(0)))
     return net, tax, to_step(net + tax, step)

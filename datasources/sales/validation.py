@@ -2,7 +2,8 @@
 
 Fields are named by their Python path (`positions.2.quantity`); the schema renders it in camelCase and
 the REST layer in the ERP's names. Malformed input is InvalidInput (400); input that is well-formed but
-impossible, such as a quantity of 0, is Unprocessable (422) and names the position.
+impossible, such as a quantity of 0, is Unprocessable (422) and names the position. How many positions
+and payments a document may have is the caller's (configured) limit, checked before any entry is.
 """
 
 from __future__ import annotations
@@ -110,9 +111,16 @@ def validate_header(values: Mapping[str, Any]) -> Header:
     )
 
 
-def validate_positions(entries: Sequence[Mapping[str, Any]] | None) -> list[PositionInput]:
+def check_count(entries: Sequence[object] | None, limit: int, field: str, what: str) -> None:
+    """More entries than the limit are refused before any of them is looked at: the work stays bounded."""
+    if entries is not None and len(entries) > limit:
+        raise InvalidInput(f"at most {limit} {what}", field=field, info={"limit": limit})
+
+
+def validate_positions(entries: Sequence[Mapping[str, Any]] | None, limit: int) -> list[PositionInput]:
     if not entries:
         raise InvalidInput("at least one position is required", field="positions")
+    check_count(entries, limit, "positions", "positions")
     return [_position(entry, index) for index, entry in enumerate(entries)]
 
 
@@ -160,7 +168,8 @@ def check_amounts(quantity: Decimal, discount_rate: Decimal | None, index: int) 
         raise Unprocessable("the discount must be from 0 to 100 percent", field=f"{path}discount_rate", info=position)
 
 
-def validate_changes(entries: Sequence[Mapping[str, Any]]) -> list[PositionChange]:
+def validate_changes(entries: Sequence[Mapping[str, Any]], limit: int) -> list[PositionChange]:
+    check_count(entries, limit, "positions", "position changes")
     changes = []
     for index, entry in enumerate(entries):
         path = f"positions.{index}."
@@ -187,9 +196,10 @@ def validate_changes(entries: Sequence[Mapping[str, Any]]) -> list[PositionChang
     return changes
 
 
-def validate_payments(entries: Sequence[Mapping[str, Any]] | None) -> list[PaymentInput]:
+def validate_payments(entries: Sequence[Mapping[str, Any]] | None, limit: int) -> list[PaymentInput]:
     """Zahlung entries, kept as sent. The reserved names Dienstleister, TransID and payment_method are
     ordinary entries here; the ERP assigns payments by them later."""
+    check_count(entries, limit, "payments", "payments")
     payments = []
     for index, entry in enumerate(entries or ()):
         path = f"payments.{index}."

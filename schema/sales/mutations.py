@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from enum import Enum
-from typing import Any
 
 import strawberry
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -41,15 +41,23 @@ class OfferPayload:
     errors: list[SalesError]
 
 
-def _validated(input: DocumentInput) -> documents.DocumentInput:
+def _validated(info: strawberry.Info[Context], input: DocumentInput) -> documents.DocumentInput:
+    limits = info.context.limits
     return documents.DocumentInput.validate(
-        input.header(), input.position_values(), input.payment_values(), input.addresses()
+        input.header(),
+        input.position_values(),
+        input.payment_values(),
+        input.addresses(),
+        max_positions=limits.positions,
+        max_payments=limits.payments,
     )
 
 
-async def _in_transaction(info: strawberry.Info[Context], work: Callable[[AsyncSession], Awaitable[Any]]) -> Any:
+@asynccontextmanager
+async def _transaction(info: strawberry.Info[Context]) -> AsyncIterator[AsyncSession]:
+    """The mutation's one transaction: committed when the block ends, rolled back on an error."""
     async with info.context.db.writer() as session, session.begin():
-        return await work(session)
+        yield session
 
 
 async def _read(info: strawberry.Info[Context], kind: str, number: str) -> SalesDocument:
@@ -74,15 +82,13 @@ class SalesMutation:
         self, info: strawberry.Info[Context], input: DocumentInput, idempotency_key: str | None = None
     ) -> OrderPayload:
         try:
-            placed = await _in_transaction(
-                info,
-                lambda s: orders.place_order(s, _validated(input), user=_user(info), idempotency_key=idempotency_key),
-            )
+            data = _validated(info, input)
+            async with _transaction(info) as session:
+                placed = await orders.place_order(session, data, user=_user(info), idempotency_key=idempotency_key)
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
-        return OrderPayload(
-            order=await _read(info, ORDER, placed.number), outcome=OrderOutcome(placed.outcome), errors=[]
-        )
+        order = await _read(info, ORDER, placed.number)
+        return OrderPayload(order=order, outcome=OrderOutcome(placed.outcome), errors=[])
 
     @strawberry.mutation(
         description="Stores an offer (POST /www/offerte); without customerNumber a template offer.",
@@ -90,9 +96,9 @@ class SalesMutation:
     )
     async def offer_create(self, info: strawberry.Info[Context], input: DocumentInput) -> OfferPayload:
         try:
-            document = await _in_transaction(
-                info, lambda s: documents.create_document(s, OFFER, _validated(input), user=_user(info))
-            )
+            data = _validated(info, input)
+            async with _transaction(info) as session:
+                document = await documents.create_document(session, OFFER, data, user=_user(info))
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
         return OfferPayload(offer=await _read(info, OFFER, document.number), errors=[])
@@ -103,15 +109,16 @@ class SalesMutation:
         permission_classes=[IsShop],
     )
     async def offer_update(self, info: strawberry.Info[Context], number: str, input: OfferUpdateInput) -> OfferPayload:
-        positions = given_each(input.positions)
-        customer = None if input.customer_number is UNSET else input.customer_number
         try:
-            await _in_transaction(
-                info,
-                lambda s: offers.update_offer(
-                    s, number, customer_number=customer, positions=positions, addresses=addresses_of(input)
-                ),
-            )
+            async with _transaction(info) as session:
+                await offers.update_offer(
+                    session,
+                    number,
+                    customer_number=None if input.customer_number is UNSET else input.customer_number,
+                    positions=given_each(input.positions),
+                    addresses=addresses_of(input),
+                    max_positions=info.context.limits.positions,
+                )
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
         return OfferPayload(offer=await _read(info, OFFER, number), errors=[])
@@ -121,19 +128,18 @@ class SalesMutation:
         permission_classes=[IsShop],
     )
     async def offer_convert(self, info: strawberry.Info[Context], input: OfferConvertInput) -> OrderPayload:
-        values = given(input)
-        payments = given_each(input.payments)
+        values, limits = given(input), info.context.limits
         try:
-            number = await _in_transaction(
-                info,
-                lambda s: offers.convert_offer(
-                    s,
+            async with _transaction(info) as session:
+                number = await offers.convert_offer(
+                    session,
                     values.get("offer_number"),
                     values.get("customer_number"),
-                    payments,
+                    given_each(input.payments),
                     user=_user(info),
-                ),
-            )
+                    max_positions=limits.positions,
+                    max_payments=limits.payments,
+                )
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
         return OrderPayload(order=await _read(info, ORDER, number), outcome=OrderOutcome.CREATED, errors=[])

@@ -38,6 +38,7 @@ from tests.catalogue_data import Catalogue
 from tests.factories import Factory
 
 D = Decimal
+MAX_POSITIONS, MAX_PAYMENTS = 1000, 100  # GATEWAY_MAX_POSITIONS and GATEWAY_MAX_PAYMENTS by default
 HAMMER: dict[str, Any] = {"article_number": "A-100", "quantity": 1}
 CARTONS: dict[str, Any] = {"article_number": "A-200", "quantity": 24, "packaging_unit": "KAR"}
 DOWELS: dict[str, Any] = {"article_number": "A-600", "quantity": 250}
@@ -65,7 +66,9 @@ def document(
     **header: Any,
 ) -> DocumentInput:
     values = {"customer_number": customer, **header} if customer else header
-    return DocumentInput.validate(values, positions, payments, addresses or {})
+    return DocumentInput.validate(
+        values, positions, payments, addresses or {}, max_positions=MAX_POSITIONS, max_payments=MAX_PAYMENTS
+    )
 
 
 async def place(db: Database, data: DocumentInput, *, user: str = "shop", key: str | None = None) -> Placed:
@@ -80,7 +83,9 @@ async def offer(db: Database, data: DocumentInput, *, user: str = "shop") -> str
 
 async def convert(db: Database, number: str, customer: str, payments: Sequence[Mapping[str, Any]] | None = None) -> str:
     async with db.writer() as session, session.begin():
-        return await convert_offer(session, number, customer, payments, user="shop")
+        return await convert_offer(
+            session, number, customer, payments, user="shop", max_positions=MAX_POSITIONS, max_payments=MAX_PAYMENTS
+        )
 
 
 async def update(
@@ -92,7 +97,14 @@ async def update(
     addresses: Mapping[str, Mapping[str, Any] | None] | None = None,
 ) -> None:
     async with db.writer() as session, session.begin():
-        await update_offer(session, number, customer_number=customer, positions=positions, addresses=addresses or {})
+        await update_offer(
+            session,
+            number,
+            customer_number=customer,
+            positions=positions,
+            addresses=addresses or {},
+            max_positions=MAX_POSITIONS,
+        )
 
 
 async def count(db: Database, model: type[Any]) -> int:

@@ -22,6 +22,7 @@ from tests.catalogue_data import Catalogue
 from tests.factories import Factory, unit
 
 D = Decimal
+MAX_POSITIONS, MAX_PAYMENTS = 1000, 100  # GATEWAY_MAX_POSITIONS and GATEWAY_MAX_PAYMENTS by default
 CHF, EUR = D("0.05"), D("0.01")
 
 
@@ -243,7 +244,8 @@ def test_positions_are_validated_into_records() -> None:
                 "discount_rate": 100,
                 "display_number": 20,
             },
-        ]
+        ],
+        MAX_POSITIONS,
     )
     assert positions == [
         PositionInput("A-100", D(3)),
@@ -254,7 +256,7 @@ def test_positions_are_validated_into_records() -> None:
 @pytest.mark.parametrize("entries", [None, []])
 def test_positions_are_required(entries: list[Mapping[str, Any]] | None) -> None:
     with pytest.raises(InvalidInput) as raised:
-        validate_positions(entries)
+        validate_positions(entries, MAX_POSITIONS)
     invalid(raised.value, "positions")
 
 
@@ -290,7 +292,7 @@ GOOD: dict[str, Any] = {"article_number": "A-100", "quantity": 1}
 )
 def test_malformed_positions_are_invalid_input(entry: dict[str, Any], field: str, message: str) -> None:
     with pytest.raises(InvalidInput) as raised:
-        validate_positions([GOOD, entry])
+        validate_positions([GOOD, entry], MAX_POSITIONS)
     invalid(raised.value, f"positions.1.{field}")
     assert message in raised.value.message
 
@@ -309,7 +311,7 @@ def test_malformed_positions_are_invalid_input(entry: dict[str, Any], field: str
 )
 def test_impossible_positions_are_unprocessable(entry: dict[str, Any], field: str) -> None:
     with pytest.raises(Unprocessable) as raised:
-        validate_positions([GOOD, entry])
+        validate_positions([GOOD, entry], MAX_POSITIONS)
     assert (raised.value.field, raised.value.info) == (f"positions.1.{field}", {"position": 2})
     assert raised.value.code == "unprocessable"
 
@@ -321,7 +323,8 @@ def test_bounds_that_are_allowed() -> None:
             {**GOOD, "discount_rate": 100},
             {**GOOD, "quantity": 0.0001},
             {**GOOD, "quantity": 9999999999.9998, "price": 9999999999},
-        ]
+        ],
+        MAX_POSITIONS,
     )
     assert [(p.discount_rate, p.price, p.quantity) for p in positions] == [
         (D(0), D(0), D(1)),
@@ -342,7 +345,8 @@ def test_change_rules() -> None:
             {"position_number": 2, "quantity": 5, "discount_rate": 10},  # updated
             {"position_number": 3, "quantity": 0, "discount_rate": 150},  # deleted: the discount does not matter
             {"article_number": "A-200", "quantity": 12, "text": "Karton"},
-        ]
+        ],
+        MAX_POSITIONS,
     )
     assert changes == [
         PositionChange(None, D(2), "A-100"),
@@ -351,7 +355,7 @@ def test_change_rules() -> None:
         PositionChange(3, D(0), discount_rate=D(150)),
         PositionChange(None, D(12), "A-200", "Karton"),
     ]
-    assert validate_changes([]) == []
+    assert validate_changes([], MAX_POSITIONS) == []
 
 
 @pytest.mark.parametrize(
@@ -375,7 +379,7 @@ def test_change_rules() -> None:
 )
 def test_bad_changes(entry: dict[str, Any], error: type[DomainError], field: str) -> None:
     with pytest.raises(DomainError) as raised:
-        validate_changes([{"position_number": 9, "quantity": 0}, entry])
+        validate_changes([{"position_number": 9, "quantity": 0}, entry], MAX_POSITIONS)
     assert type(raised.value) is error
     assert raised.value.field == f"positions.1.{field}"
 
@@ -384,15 +388,16 @@ def test_bad_changes(entry: dict[str, Any], error: type[DomainError], field: str
 
 
 def test_payments() -> None:
-    assert validate_payments(None) == []
-    assert validate_payments([]) == []
+    assert validate_payments(None, MAX_PAYMENTS) == []
+    assert validate_payments([], MAX_PAYMENTS) == []
     assert validate_payments(
         [
             {"designation": "Dienstleister", "value": "Datatrans"},
             {"designation": "TransID", "value": "v" * 200},
             {"designation": "d" * 255},
             {"designation": "payment_method", "value": ""},
-        ]
+        ],
+        MAX_PAYMENTS,
     ) == [
         PaymentInput("Dienstleister", "Datatrans"),
         PaymentInput("TransID", "v" * 200),
@@ -415,8 +420,29 @@ def test_payments() -> None:
 )
 def test_bad_payments(entry: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as raised:
-        validate_payments([{"designation": "TransID", "value": "1"}, entry])
+        validate_payments([{"designation": "TransID", "value": "1"}, entry], MAX_PAYMENTS)
     invalid(raised.value, f"payments.1.{field}")
+
+
+# limits
+
+
+@pytest.mark.parametrize(
+    ("validate", "field", "message"),
+    [
+        (validate_positions, "positions", "at most 3 positions"),
+        (validate_changes, "positions", "at most 3 position changes"),
+        (validate_payments, "payments", "at most 3 payments"),
+    ],
+)
+def test_more_entries_than_the_limit_are_refused_before_any_is_looked_at(
+    validate: Any, field: str, message: str
+) -> None:
+    assert len(validate([GOOD | {"designation": "TransID"}] * 3, 3)) == 3
+    # Malformed entries: the count is refused first, so a huge list costs nothing to refuse.
+    with pytest.raises(InvalidInput) as raised:
+        validate([{"quantity": "x"}] * 4, 3)
+    assert (raised.value.message, raised.value.field, raised.value.info) == (message, field, {"limit": 3})
 
 
 # price_positions

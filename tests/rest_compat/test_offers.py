@@ -344,6 +344,40 @@ async def test_patch_adds_deletes_and_updates_positions(
     assert more["MWSTRekapitulation"][2] == recap("R26", 122.5, 3.19)  # 110 + 12.50; 2.86 + 0.33
 
 
+@pytest.mark.parametrize(
+    "changes",
+    [
+        [{"PosNr": 1, "Menge": 0}, {"PosNr": 1, "Menge": 5}],
+        [{"PosNr": 1, "Menge": 5}, {"PosNr": 1, "Menge": 0}],
+        [{"PosNr": 1, "Menge": 0}, {"PosNr": 1, "Menge": 0}],
+    ],
+)
+async def test_a_deletion_wins_over_any_change_of_its_position(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], changes: list[dict[str, Any]]
+) -> None:
+    await create_offer(client, auth, offer_body(HAMMER, {"ArtNr": "A-700", "Menge": 1}))
+
+    data = await patch(client, auth, "OffertNr=300001", {"Positionen": changes})
+
+    # 1 night at 100.00, tax 3.8 % = 3.80
+    assert data["Positionen"] == [position(2, "A-700", "Übernachtung", 1.0, 100.0, 100.0, 3.8, "B38")]
+    assert totals_of(data) == (100.0, 3.8, 103.8)
+
+
+async def test_entries_for_one_position_apply_in_order(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
+) -> None:
+    await create_offer(client, auth, offer_body(HAMMER))
+    changes = [{"PosNr": 1, "Menge": 5, "PosBez": "Ersatzhammer", "GRabSatz": 10}, {"PosNr": 1, "Menge": 7}]
+
+    data = await patch(client, auth, "OffertNr=300001", {"Positionen": changes})
+
+    # The second entry's quantity with the first one's text and discount: 7 * 12.50 * 0.9 = 78.75;
+    # tax 78.75 * 2.6 % = 2.0475 -> 2.05
+    assert data["Positionen"] == [position(1, "A-100", "Ersatzhammer", 7.0, 12.5, 78.75, 2.05, "R26", discount=10.0)]
+    assert await read_offer(client, auth, "300001") == data
+
+
 async def test_an_offer_is_priced_by_the_erp_whatever_preis_says(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
 ) -> None:

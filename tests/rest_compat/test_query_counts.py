@@ -1,12 +1,16 @@
-"""SQL statements per request must not grow with the page size (no N+1 anywhere in a list)."""
+"""SQL statements per request must not grow with the page size or with the positions of a document (no N+1
+anywhere in a list, no statement per position when one is written)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import httpx
 import pytest
 
 from tests.factories import Factory, unit
-from tests.http import statement_count
+from tests.http import body, statement_count
+from tests.sales_data import build_shop
 
 ARTICLES = 24
 
@@ -67,3 +71,107 @@ async def test_graphql_article_page_statements_do_not_grow_with_the_page(
     # Leading currency, price lists, the page; designations, attributes, declarations, media,
     # packaging, prices, stock: one each.
     assert counts == [10, 10, 10]
+
+
+# --- writes: a few statements per document, however many positions it has ---------------------------
+
+# One of each kind of position: plain, in a packaging unit with its own text and VisPosNr, discounted.
+POSITION_KINDS: list[dict[str, Any]] = [
+    {"ArtNr": "A-100", "Menge": 1},
+    {"ArtNr": "A-200", "Menge": 24, "VPEinheit": "KAR", "PosBez": "Karton", "VisPosNr": 7},
+    {"ArtNr": "A-700", "Menge": 2, "GRabSatz": 5},
+]
+PAYMENTS = [{"Bezeichnung": "Dienstleister", "Wert": "Datatrans"}, {"Bezeichnung": "TransID"}]
+
+
+def positions(count: int) -> list[dict[str, Any]]:
+    return [POSITION_KINDS[index % len(POSITION_KINDS)] for index in range(count)]
+
+
+async def write(
+    client: httpx.AsyncClient, auth: dict[str, str], method: str, url: str, payload: Any, status: int
+) -> tuple[Any, int]:
+    response = await client.request(method, url, json=payload, headers=auth)
+    assert response.status_code == status, response.text
+    return body(response)["data"], statement_count(response)
+
+
+async def test_an_order_costs_the_same_statements_with_1_or_1000_positions(
+    client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]
+) -> None:
+    await build_shop(factory)
+    counts = []
+    for count in (1, 1000):
+        payload = {"GrundDaten": {"KundNr": "100002"}, "Positionen": positions(count), "Zahlung": PAYMENTS}
+        data, statements = await write(client, auth, "POST", "/www/auftrag", payload, 201)
+        order = body(await client.get(f"/www/auftrag/{data['AuftNr']}", headers=auth))["data"]
+        assert len(order["Positionen"]) == count
+        counts.append(statements)
+    # Customer (locked twice), leading currency, the customer's price list type, price lists, currency;
+    # articles, units, prices, designations; number (3); tax codes; INSERT of the order, of all its
+    # positions, of its payments; the event switch; the order's number read after the commit.
+    assert counts == [19, 19]
+
+
+async def test_an_offer_costs_the_same_statements_with_1_or_1000_positions(
+    client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]
+) -> None:
+    await build_shop(factory)
+    counts = []
+    for count in (1, 1000):
+        payload = {"GrundDaten": {"KundNr": "100002"}, "Positionen": positions(count)}
+        data, statements = await write(client, auth, "POST", "/www/offerte", payload, 201)
+        assert len(data["Positionen"]) == count
+        counts.append(statements)
+    # As an order's, with the customer locked once, without payments and without the event switch; the
+    # offer read after the commit (document, positions, tax codes; the customer has no addresses).
+    assert counts == [18, 18]
+
+
+async def test_a_patch_costs_the_same_statements_with_4_or_1000_entries(
+    client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]
+) -> None:
+    """Each PATCH of an offer of N positions deletes the first quarter, changes the second and third (the
+    cartons to 4 KAR, the others to 5) and adds a quarter: N entries, N positions after it."""
+    await build_shop(factory)
+    counts = []
+    for count in (4, 1000):
+        payload = {"GrundDaten": {"KundNr": "100002"}, "Positionen": positions(count)}
+        number = (await write(client, auth, "POST", "/www/offerte", payload, 201))[0]["OffertNr"]
+        quarter = count // 4
+        changed = range(quarter + 1, count - quarter + 1)
+        cartons = {n for n in changed if positions(n)[-1]["ArtNr"] == "A-200"}
+        changes = [
+            *({"PosNr": n, "Menge": 0} for n in range(1, quarter + 1)),
+            *({"PosNr": n, "Menge": 48 if n in cartons else 5} for n in changed),
+            *positions(quarter),
+        ]
+        assert len(changes) == count
+        data, statements = await write(
+            client, auth, "PATCH", f"/www/offerte?OffertNr={number}", {"Positionen": changes}, 200
+        )
+        assert [p["PosNr"] for p in data["Positionen"]] == list(range(quarter + 1, count + quarter + 1))
+        counts.append(statements)
+    # The offer (locked); its positions; the customer's price list type, price lists; articles, units, prices,
+    # designations; DELETE, UPDATE and INSERT for all positions; tax codes, currency; UPDATE of the
+    # offer; the offer read after the commit (document, positions, payments, tax codes).
+    assert counts == [18, 18]
+
+
+async def test_converting_an_offer_costs_the_same_statements_with_1_or_1000_positions(
+    client: httpx.AsyncClient, factory: Factory, auth: dict[str, str]
+) -> None:
+    await build_shop(factory)
+    counts = []
+    for count in (1, 1000):
+        payload = {"GrundDaten": {"KundNr": "100002"}, "Positionen": positions(count)}
+        number = (await write(client, auth, "POST", "/www/offerte", payload, 201))[0]["OffertNr"]
+        convert = {"GrundDaten": {"KundNr": "100002", "OffertNr": number}, "Zahlung": PAYMENTS}
+        data, statements = await write(client, auth, "PUT", "/www/auftrag", convert, 201)
+        order = body(await client.get(f"/www/auftrag/{data['AuftNr']}", headers=auth))["data"]
+        assert len(order["Positionen"]) == count
+        counts.append(statements)
+    # The offer and the customer (locked); its positions; number (3); tax codes, currency; INSERT of the
+    # order, INSERT ... SELECT of its positions, INSERT of its payments; UPDATE of the offer; the event
+    # switch; the order's number read after the commit.
+    assert counts == [14, 14]
