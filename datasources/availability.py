@@ -20,6 +20,9 @@ log = logging.getLogger("gateway.database")
 # Seconds a refused client is asked to wait (Retry-After): about one connect timeout.
 RETRY_AFTER = 5
 
+# An outage ends at the first answer after this long without a failure.
+QUIET_SECONDS = 5.0
+
 # SQLSTATE classes and codes of a server that is going away or cancelled a statement on a timeout.
 _OUTAGE_SQLSTATES = ("08", "57P01", "57P02", "57P03", "57014", "53300")
 _DRIVERS = ("sqlalchemy.", "asyncpg.", "aiosqlite.")
@@ -66,11 +69,17 @@ def _raised_by_a_driver(error: BaseException) -> bool:
 
 
 class Availability:
-    """Outage episodes of one database: failed() on each refused request, answered() when it works."""
+    """Outage episodes of one database: failed() on each refused request, answered() when it works.
 
-    def __init__(self, name: str) -> None:
+    An episode ends at the first answer after QUIET_SECONDS without a failure: on SQLite reads go on
+    while a held write lock refuses every write, and each read must not end (and the next write start)
+    an episode of its own."""
+
+    def __init__(self, name: str, quiet: float | None = None) -> None:
         self.name = name
+        self.quiet = quiet  # None: QUIET_SECONDS
         self._down_since: float | None = None
+        self._last_failure = 0.0
         self._refused = 0
 
     @property
@@ -79,12 +88,14 @@ class Availability:
 
     def failed(self, error: BaseException) -> None:
         self._refused += 1
+        self._last_failure = time.monotonic()
         if self._down_since is None:
             self._down_since = time.monotonic()
             log.warning("database %s unavailable: %s", self.name, _reason(error))
 
     def answered(self) -> None:
-        if self._down_since is None:
+        quiet = QUIET_SECONDS if self.quiet is None else self.quiet
+        if self._down_since is None or time.monotonic() - self._last_failure < quiet:
             return
         lasted, refused = time.monotonic() - self._down_since, self._refused
         self._down_since, self._refused = None, 0

@@ -1,5 +1,6 @@
-"""/graphql: Strawberry's ASGI view with GraphiQL, using the same typed context as the REST layer, and
-Apollo's automatic persisted queries (schema/execution/persisted.py)."""
+"""/graphql: Strawberry's ASGI view with GraphiQL, using the same typed context as the REST layer,
+Apollo's automatic persisted queries (schema/execution/persisted.py), and the media types and status
+codes of GraphQL over HTTP (gateway/graphql_http.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLRequestData
 from strawberry.http.base import BaseRequestProtocol
 from strawberry.http.types import QueryParams
+from strawberry.schema.exceptions import InvalidOperationTypeError
 from strawberry.types import ExecutionResult
 
-from gateway import graphql_request
+from gateway import graphql_http, graphql_request
 from gateway.errors import error_response
 from rest_compat.errors import ApiError
 from rest_compat.responses import encode_json
@@ -41,6 +43,8 @@ def _code(error: TransportError) -> str:
 
 def _transport_error(error: TransportError) -> ApiError:
     code = _code(error)
+    if code == "method_not_allowed":  # a mutation sent by GET: only POST may change data
+        return ApiError(code, error.reason, {"allow": "POST"}, headers={"Allow": "POST"})
     info = {"field": graphql_request.field_of_message(error.reason)} if code == "invalid_request" else {}
     return ApiError(code, error.reason, info)
 
@@ -58,6 +62,17 @@ class GraphQLView(GraphQL[Context, None]):
 
     def encode_json(self, data: object) -> bytes:
         return encode_json(data)  # pure ASCII, as every JSON body of the gateway
+
+    async def parse_http_body(self, request: Any) -> Any:
+        if request.method != "GET":
+            _require_json(request.headers.get("content-type", ""))
+        return await super().parse_http_body(request)
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> Any:
+        processed = await super().process_result(request, result)
+        if getattr(request.state, "graphql_outcome", graphql_http.Outcome()).without_data:
+            processed.pop("data", None)
+        return processed
 
     def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
         # A GET with only a persisted query's hash (no `query`) is an operation, not a browser.
@@ -79,14 +94,27 @@ class GraphQLView(GraphQL[Context, None]):
             return ExecutionResult(data=None, errors=[error])
         except InvalidPersistedQuery as invalid:
             raise graphql_request.InvalidGraphQLRequest(str(invalid), "extensions.persistedQuery") from None
-        return await super().execute_single(
-            request=request,
-            request_adapter=request_adapter,
-            sub_response=sub_response,
-            context=context,
-            root_value=root_value,
-            request_data=replace(request_data, query=query),
-        )
+        try:
+            result = await super().execute_single(
+                request=request,
+                request_adapter=request_adapter,
+                sub_response=sub_response,
+                context=context,
+                root_value=root_value,
+                request_data=replace(request_data, query=query),
+            )
+        except TransportError as error:
+            if isinstance(error.__cause__, InvalidOperationTypeError):
+                raise TransportError(405, error.reason) from None
+            raise
+        media_type = graphql_http.response_media_type(request.headers.get("accept", ""))
+        outcome = graphql_http.outcome(result.data, result.errors, media_type)
+        request.state.graphql_media_type, request.state.graphql_outcome = media_type, outcome
+        if outcome.status != 200:
+            sub_response.status_code = outcome.status
+        if outcome.retry_after is not None:
+            sub_response.headers["Retry-After"] = str(outcome.retry_after)
+        return result
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         assert isinstance(request, Request)
@@ -96,10 +124,24 @@ class GraphQLView(GraphQL[Context, None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        request = Request(scope=scope, receive=receive)
         try:
-            response = await self.run(Request(scope=scope, receive=receive))
+            response = await self.run(request)
+            if getattr(request.state, "graphql_media_type", None) == graphql_http.GRAPHQL_RESPONSE:
+                response.headers["content-type"] = graphql_http.GRAPHQL_RESPONSE
         except TransportError as error:
             response = error_response(_transport_error(error))
         except graphql_request.InvalidGraphQLRequest as invalid:
             response = error_response(ApiError.invalid(invalid.description, field=invalid.field))
         await response(scope, receive, send)
+
+
+def _require_json(content_type: str) -> None:
+    """A POST body must be `application/json` exactly (not `application/jsonx`), in UTF-8."""
+    media_type, _, parameters = content_type.partition(";")
+    if media_type.strip().lower() != graphql_http.JSON:
+        raise TransportError(415, "Unsupported content type: the body must be application/json")
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            raise TransportError(415, "Unsupported content type: the body must be UTF-8")

@@ -61,7 +61,7 @@ def test_an_outage_wrapped_in_another_error_is_found() -> None:
 
 
 def test_an_episode_is_logged_once_at_each_end(caplog: pytest.LogCaptureFixture) -> None:
-    availability = Availability("postgresql+asyncpg://shop:***@db/erp")
+    availability = Availability("postgresql+asyncpg://shop:***@db/erp", quiet=0)
     with caplog.at_level(logging.WARNING, logger="gateway.database"):
         availability.answered()  # nothing to end
         for _ in range(3):
@@ -76,3 +76,17 @@ def test_an_episode_is_logged_once_at_each_end(caplog: pytest.LogCaptureFixture)
     assert messages[1].endswith("; 3 requests were refused")
     assert len(messages) == 2
     assert not availability.down
+
+
+def test_answers_between_failures_do_not_end_an_episode(caplog: pytest.LogCaptureFixture) -> None:
+    # SQLite: reads are answered while a held write lock refuses every write.
+    availability = Availability("sqlite+aiosqlite:///gateway.db", quiet=60)
+    with caplog.at_level(logging.WARNING, logger="gateway.database"):
+        for _ in range(5):
+            availability.failed(exc.TimeoutError("locked"))
+            availability.answered()
+
+    assert [record.getMessage() for record in caplog.records] == [
+        "database sqlite+aiosqlite:///gateway.db unavailable: TimeoutError: locked"
+    ]
+    assert availability.down

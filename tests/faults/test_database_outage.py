@@ -88,6 +88,11 @@ def test_a_closed_port_is_503_and_service_resumes_by_itself(outage: Outage) -> N
     assert outage.get().status_code == 200
     assert outage.order("OUT-2").status_code == 201
 
+    # The episode's end is logged at the first answer after 5 quiet seconds.
+    deadline = time.monotonic() + 15
+    while "answers again after" not in outage.log() and time.monotonic() < deadline:
+        assert outage.get().status_code == 200
+        time.sleep(0.5)
     log = outage.log()
     assert log.count("unavailable:") == 1, log
     assert log.count("answers again after") == 1, log

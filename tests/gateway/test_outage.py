@@ -14,6 +14,7 @@ import pytest
 from asgi_lifespan import LifespanManager
 from sqlalchemy.engine import make_url
 
+from datasources import availability
 from datasources.database import Timeouts
 from gateway.app import create_app
 from gateway.settings import Settings
@@ -43,7 +44,9 @@ async def test_a_write_lock_held_past_the_timeout_is_503_logged_once(
     factory: Factory,
     auth: dict[str, str],
     caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(availability, "QUIET_SECONDS", 0.0)
     await factory.reference_data()
     path = make_url(database_url).database
     assert path is not None
