@@ -9,8 +9,15 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
-from datasources.customers.addresses import new_address
-from datasources.customers.records import AddressFields, CustomerFields, CustomerRecord, Role
+from datasources.customers.addresses import addresses_by_customer, new_address
+from datasources.customers.records import (
+    AddressFields,
+    AddressRecord,
+    CustomerContents,
+    CustomerFields,
+    CustomerRecord,
+    Role,
+)
 from datasources.customers.validation import validate_address, validate_customer
 from datasources.errors import InvalidInput
 from datasources.models import Currency, Customer, CustomerAddress, CustomerAttribute
@@ -132,3 +139,16 @@ async def customer_attributes(session: AsyncSession, numbers: Sequence[str]) -> 
     for row in await session.execute(stmt):
         result.setdefault(row.customer_number, []).append((row.key, row.contents))
     return result
+
+
+async def customer_contents(session: AsyncSession, number: str) -> CustomerContents:
+    """The customer with its addresses and attributes, read in the transaction that wrote it."""
+    record = await customer_by_number(session, number)
+    if record is None:
+        raise LookupError(f"customer {number} was just written but cannot be read in its transaction")
+    empty: dict[Role, list[AddressRecord]] = {role: [] for role in Role}
+    return CustomerContents(
+        record=record,
+        addresses=(await addresses_by_customer(session, [number])).get(number, empty),
+        attributes=(await customer_attributes(session, [number])).get(number, []),
+    )

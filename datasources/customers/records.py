@@ -96,6 +96,17 @@ class CustomerRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class CustomerContents:
+    """A customer as the transaction that created it sees it, read before its commit: what the mutation
+    answers with, so that its answer needs no database after the commit. A customer created in this
+    transaction has no orders yet (they would reference it)."""
+
+    record: CustomerRecord
+    addresses: dict[Role, list[AddressRecord]]  # per role, the standard address first
+    attributes: list[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
 class SearchMatch:
     """The one customer an address search identified."""
 

@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from datasources.customers.records import AddressRecord
+
 OFFER, ORDER = "offer", "order"
 OFFER_STATUS, NEW_ORDER_STATUS = "P", "N"
 
@@ -145,3 +147,16 @@ class DocumentRecord:
     order_number: str | None
     offer_number: str | None
     captured_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentContents:
+    """A document as the transaction that wrote it sees it, read before its commit: everything a GraphQL
+    client may select of it, so that a write's answer needs no database after the commit."""
+
+    record: DocumentRecord
+    positions: list[PositionRecord]
+    payments: list[PaymentRecord]
+    addresses: dict[int, AddressRecord]  # the document's contact, delivery and billing address by AdrNr
+    tax_lines: list[TaxLine]
+    payment_condition_text: str | None

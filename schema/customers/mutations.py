@@ -1,4 +1,5 @@
-"""Customer mutations: each runs in one transaction and reports expected failures as typed errors."""
+"""Customer mutations: each runs in one transaction and reports expected failures as typed errors. Each
+answers with what its transaction read or wrote before the commit, never with a read after it."""
 
 from __future__ import annotations
 
@@ -41,12 +42,11 @@ class CustomerMutation:
                 number = await customers.register_customer(
                     session, input.grund_daten(), input.addresses(), user=user.name
                 )
+                # Read before the commit: once it is acknowledged, the answer needs no database.
+                contents = await customers.customer_contents(session, number)
         except DomainError as error:
             return CustomerCreatePayload(customer=None, errors=[CustomerError.of(error)])
-        async with info.context.db.reader() as session:
-            record = await customers.customer_by_number(session, number)
-        assert record is not None
-        return CustomerCreatePayload(customer=Customer.of(record), errors=[])
+        return CustomerCreatePayload(customer=Customer.written(contents), errors=[])
 
     @strawberry.mutation(
         description="Changes an address (PATCH /www/adressen): omitted fields keep their value, null clears "
@@ -61,6 +61,6 @@ class CustomerMutation:
                 record = await addresses.update_address(session, number, given(input))
         except DomainError as error:
             return AddressUpdatePayload(address=None, errors=[CustomerError.of(error)])
-        # Later reads in this request see the change.
+        # Later reads in this request see the change; the answer itself is the record the transaction wrote.
         info.context.customers.address.prime(number, record, force=True)
         return AddressUpdatePayload(address=Address.of(record), errors=[])

@@ -7,7 +7,7 @@ from enum import Enum
 
 import strawberry
 
-from datasources.customers.records import AddressRecord, CustomerRecord, Role, SearchMatch
+from datasources.customers.records import AddressRecord, CustomerContents, CustomerRecord, Role, SearchMatch
 from datasources.customers.salutations import salutation_text
 from datasources.sales import documents
 from schema.catalogue.types import Attribute
@@ -80,12 +80,20 @@ class Customer:
     contact_address_id: int | None = strawberry.field(description="KundKontakt: the standard contact address.")
     delivery_address_id: int | None = strawberry.field(description="KundLief: the standard delivery address.")
     billing_address_id: int | None = strawberry.field(description="KundRech: the standard billing address.")
+    # What customerCreate read in its transaction: the fields answer from it, with no database after the
+    # commit. Without it (queries) they load through the request's dataloaders.
+    contents: strawberry.Private[CustomerContents | None] = None
 
     @classmethod
-    def of(cls, record: CustomerRecord) -> Customer:
+    def of(cls, record: CustomerRecord, contents: CustomerContents | None = None) -> Customer:
         fields = dataclasses.asdict(record)
         fields.pop("created_at")
-        return cls(**fields)
+        return cls(**fields, contents=contents)
+
+    @classmethod
+    def written(cls, contents: CustomerContents) -> Customer:
+        """The customer as the mutation that created it read it, before its commit."""
+        return cls.of(contents.record, contents)
 
     @strawberry.field(description="status: 1 when the credit limit is above 0, else 0.")
     def status(self) -> int:
@@ -93,12 +101,18 @@ class Customer:
 
     @strawberry.field(description="attributes: the customer's PHKey attributes.")
     async def attributes(self, info: strawberry.Info[Context]) -> list[Attribute]:
-        pairs = await info.context.customers.attributes.load(self.number)
+        if self.contents is not None:
+            pairs = self.contents.attributes
+        else:
+            pairs = await info.context.customers.attributes.load(self.number)
         return [Attribute(key=key, contents=contents) for key, contents in pairs]
 
     @strawberry.field(description="The customer's addresses per role (GET /www/adressen?debinr=).")
     async def addresses(self, info: strawberry.Info[Context]) -> CustomerAddresses:
-        by_role = await info.context.customers.addresses.load(self.number)
+        if self.contents is not None:
+            by_role = self.contents.addresses
+        else:
+            by_role = await info.context.customers.addresses.load(self.number)
         return CustomerAddresses(
             contact=[Address.of(r) for r in by_role[Role.CONTACT]],
             delivery=[Address.of(r) for r in by_role[Role.DELIVERY]],
@@ -111,6 +125,8 @@ class Customer:
     async def orders(
         self, info: strawberry.Info[Context], limit: int = 0, status: PlanStatus | None = None
     ) -> list[CustomerOrder]:
+        if self.contents is not None:
+            return []  # a customer created by this request has no orders yet
         async with info.context.db.reader() as session:
             records = await documents.orders_of_customer(session, self.number, limit, status.value if status else None)
         return [

@@ -1,4 +1,5 @@
-"""Offer and order mutations: one transaction each, expected failures as typed errors."""
+"""Offer and order mutations: one transaction each, expected failures as typed errors. Each answers with
+the document as its transaction read it before the commit (datasources/sales/contents.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from strawberry.types.unset import UNSET
 
 from datasources.errors import DomainError
-from datasources.sales import documents, offers, orders
+from datasources.sales import contents, documents, offers, orders
 from datasources.sales.records import OFFER, ORDER
 from schema.context import Context
 from schema.customers.inputs import given, given_each
@@ -60,11 +61,11 @@ async def _transaction(info: strawberry.Info[Context]) -> AsyncIterator[AsyncSes
         yield session
 
 
-async def _read(info: strawberry.Info[Context], kind: str, number: str) -> SalesDocument:
-    async with info.context.db.reader() as session:
-        record = await documents.document_by_number(session, kind, number)
-    assert record is not None
-    return SalesDocument.of(record)
+async def _answer(session: AsyncSession, kind: str, number: str) -> SalesDocument:
+    """The document as its transaction sees it, read before the commit: once the commit is acknowledged,
+    answering it needs nothing from the database (a read after it could fail and turn a stored order
+    into an error)."""
+    return SalesDocument.written(await contents.read_contents(session, kind, number))
 
 
 def _user(info: strawberry.Info[Context]) -> str:
@@ -85,9 +86,9 @@ class SalesMutation:
             data = _validated(info, input)
             async with _transaction(info) as session:
                 placed = await orders.place_order(session, data, user=_user(info), idempotency_key=idempotency_key)
+                order = await _answer(session, ORDER, placed.number)
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
-        order = await _read(info, ORDER, placed.number)
         return OrderPayload(order=order, outcome=OrderOutcome(placed.outcome), errors=[])
 
     @strawberry.mutation(
@@ -99,9 +100,10 @@ class SalesMutation:
             data = _validated(info, input)
             async with _transaction(info) as session:
                 document = await documents.create_document(session, OFFER, data, user=_user(info))
+                offer = await _answer(session, OFFER, document.number)
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
-        return OfferPayload(offer=await _read(info, OFFER, document.number), errors=[])
+        return OfferPayload(offer=offer, errors=[])
 
     @strawberry.mutation(
         description="Changes an offer (PATCH /www/offerte): positions, whole addresses, the customer of a "
@@ -119,9 +121,10 @@ class SalesMutation:
                     addresses=addresses_of(input),
                     max_positions=info.context.limits.positions,
                 )
+                offer = await _answer(session, OFFER, number)
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
-        return OfferPayload(offer=await _read(info, OFFER, number), errors=[])
+        return OfferPayload(offer=offer, errors=[])
 
     @strawberry.mutation(
         description="Converts an offer into an order of the customer (PUT /www/auftrag), once.",
@@ -140,6 +143,7 @@ class SalesMutation:
                     max_positions=limits.positions,
                     max_payments=limits.payments,
                 )
+                order = await _answer(session, ORDER, number)
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
-        return OrderPayload(order=await _read(info, ORDER, number), outcome=OrderOutcome.CREATED, errors=[])
+        return OrderPayload(order=order, outcome=OrderOutcome.CREATED, errors=[])

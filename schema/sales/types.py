@@ -8,7 +8,14 @@ from enum import Enum
 import strawberry
 
 from datasources.sales import documents, taxes
-from datasources.sales.records import OFFER, DocumentRecord, PaymentRecord, PositionRecord, TaxLine
+from datasources.sales.records import (
+    OFFER,
+    DocumentContents,
+    DocumentRecord,
+    PaymentRecord,
+    PositionRecord,
+    TaxLine,
+)
 from schema.context import Context
 from schema.customers.types import Address
 from schema.scalars import UtcDateTime
@@ -110,6 +117,9 @@ class Payment:
 @strawberry.type(description="An offer (Offerte, OffertNr) or an order (Auftrag, AuftNr).")
 class SalesDocument:
     record: strawberry.Private[DocumentRecord]
+    # What a mutation read in its transaction: every field answers from it, with no database after the
+    # commit. Without it (queries) the fields load through the request's dataloaders.
+    contents: strawberry.Private[DocumentContents | None] = None
     number: str = strawberry.field(description="AuftNr of an order, OffertNr of an offer.")
     kind: DocumentKind
     customer_number: str | None = strawberry.field(description="KundNr; null for a template offer.")
@@ -140,9 +150,15 @@ class SalesDocument:
     captured_at: UtcDateTime = strawberry.field(description="AuftErf: when the document was captured.")
 
     @classmethod
-    def of(cls, record: DocumentRecord) -> SalesDocument:
+    def written(cls, contents: DocumentContents) -> SalesDocument:
+        """The document as the mutation that wrote it read it, before its commit."""
+        return cls.of(contents.record, contents)
+
+    @classmethod
+    def of(cls, record: DocumentRecord, contents: DocumentContents | None = None) -> SalesDocument:
         return cls(
             record=record,
+            contents=contents,
             number=record.number,
             kind=DocumentKind(record.kind),
             customer_number=record.customer_number,
@@ -174,7 +190,10 @@ class SalesDocument:
     async def _address(self, info: strawberry.Info[Context], address_id: int | None) -> Address | None:
         if address_id is None:
             return None
-        record = await info.context.customers.address.load(address_id)
+        if self.contents is not None:
+            record = self.contents.addresses.get(address_id)
+        else:
+            record = await info.context.customers.address.load(address_id)
         return None if record is None else Address.of(record)
 
     @strawberry.field(description="KontaktAdr.")
@@ -191,6 +210,8 @@ class SalesDocument:
 
     @strawberry.field(description="KundBedBez: the payment condition's text in the contact address's language.")
     async def payment_condition_text(self, info: strawberry.Info[Context]) -> str | None:
+        if self.contents is not None:
+            return self.contents.payment_condition_text
         if self.record.payment_condition is None:
             return None
         contact = await self._address(info, self.record.contact_address_id)
@@ -201,10 +222,14 @@ class SalesDocument:
 
     @strawberry.field(description="Positionen.")
     async def positions(self, info: strawberry.Info[Context]) -> list[Position]:
+        if self.contents is not None:
+            return [Position.of(p) for p in self.contents.positions]
         return [Position.of(p) for p in await info.context.sales.positions.load(self.record.id)]
 
     @strawberry.field(description="MWSTRekapitulation: one line per tax rate.")
     async def tax_summary(self, info: strawberry.Info[Context]) -> list[TaxSummaryLine]:
+        if self.contents is not None:
+            return [TaxSummaryLine.of(line) for line in self.contents.tax_lines]
         positions = await info.context.sales.positions.load(self.record.id)
         async with info.context.db.reader() as session:
             lines = await taxes.recapitulation(session, positions, self.record.currency)
@@ -212,4 +237,6 @@ class SalesDocument:
 
     @strawberry.field(description="Zahlung.")
     async def payments(self, info: strawberry.Info[Context]) -> list[Payment]:
+        if self.contents is not None:
+            return [Payment.of(p) for p in self.contents.payments]
         return [Payment.of(p) for p in await info.context.sales.payments.load(self.record.id)]

@@ -1,0 +1,48 @@
+"""A document as the transaction that wrote it sees it, read in that transaction before its commit.
+
+A write answers from this, not from a read after its commit: an acknowledged commit must not turn into
+an error because a second session could not read the document back (the database going away right after
+the commit answered such an order 500, and the shop placed it again). The reads are the ones the GraphQL
+resolvers of a stored document make, so the answer is what a later GET shows.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources.customers.addresses import addresses_by_id
+from datasources.sales import taxes
+from datasources.sales.documents import (
+    document_by_number,
+    payment_condition_text,
+    payments_by_document,
+    positions_by_document,
+)
+from datasources.sales.records import DocumentContents
+
+DEFAULT_LANGUAGE = "ger"
+
+
+async def read_contents(session: AsyncSession, kind: str, number: str) -> DocumentContents:
+    """Everything of the document, a statement each whatever its number of positions."""
+    record = await document_by_number(session, kind, number)
+    if record is None:
+        raise LookupError(f"{kind} {number} was just written but cannot be read in its transaction")
+    positions = (await positions_by_document(session, [record.id])).get(record.id, [])
+    payments = (await payments_by_document(session, [record.id])).get(record.id, [])
+    ids = [record.contact_address_id, record.delivery_address_id, record.billing_address_id]
+    wanted = [address_id for address_id in ids if address_id is not None]
+    addresses = await addresses_by_id(session, wanted) if wanted else {}
+    condition_text = None
+    if record.payment_condition is not None:
+        contact = addresses.get(record.contact_address_id) if record.contact_address_id is not None else None
+        language = contact.fields.language if contact is not None else DEFAULT_LANGUAGE
+        condition_text = await payment_condition_text(session, record.payment_condition, language)
+    return DocumentContents(
+        record=record,
+        positions=positions,
+        payments=payments,
+        addresses=addresses,
+        tax_lines=await taxes.recapitulation(session, positions, record.currency),
+        payment_condition_text=condition_text,
+    )
