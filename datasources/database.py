@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
@@ -34,6 +36,33 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+    async def write(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """Runs `work` in one write transaction, committed when it returns, rolled back when it raises,
+        and always run to that end, even when the request awaiting it is cancelled (its timeout, a client
+        gone). Cancelled half-way, a driver thread could be left inside BEGIN IMMEDIATE, holding SQLite's
+        write lock for every later writer. The canceller gets CancelledError while the transaction finishes
+        by its own timeouts; an order it stored is found again by its Idempotency-Key or AuftBestellNr."""
+
+        async def transaction() -> T:
+            async with self.writer() as session, session.begin():
+                return await work(session)
+
+        task = asyncio.ensure_future(transaction())
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_settled)
+            raise
+
+
+T = TypeVar("T")
+
+
+def _settled(task: asyncio.Future[Any]) -> None:
+    # The outcome of a write nobody waits for any more: taken, so asyncio does not report it as lost.
+    if not task.cancelled():
+        task.exception()
 
 
 class DatabaseUnavailable(Exception):

@@ -13,7 +13,7 @@ from rest_compat.errors import ApiError
 from rest_compat.execution import base_url, run_operation
 from rest_compat.inputs import In, InputShape, raise_payload_errors
 from rest_compat.links import link
-from rest_compat.params import QueryParams
+from rest_compat.params import QueryParams, path_number
 from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape
 
@@ -77,7 +77,6 @@ SEARCH_FIELDS = {name: entry.target for name, entry in ADDRESS_INPUT.fields.item
 SEARCH_FIELDS_BACK = {target: name for name, target in SEARCH_FIELDS.items()}
 
 ROLES = {"KundKontakt": "contact", "KundLief": "delivery", "KundRech": "billing"}
-MAX_INT = 2**31 - 1  # a GraphQL Int
 
 ONE = f"query Address($number: Int!) {{ address(number: $number) {ADDRESS.selection()} }}"
 BY_CUSTOMER = (
@@ -96,10 +95,7 @@ SEARCH = (
 
 
 def address_number(request: Request) -> int:
-    raw = request.path_params["number"]
-    if not raw.isdigit() or int(raw) > MAX_INT:
-        raise ApiError.invalid(f"AdrNr must be a whole number, not {raw!r}", field="AdrNr")
-    return int(raw)
+    return path_number(request, "number", "AdrNr")
 
 
 async def address_detail(request: Request) -> Response:

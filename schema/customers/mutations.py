@@ -4,8 +4,10 @@ answers with what its transaction read or wrote before the commit, never with a 
 from __future__ import annotations
 
 import strawberry
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.customers import addresses, customers
+from datasources.customers.records import CustomerContents
 from datasources.errors import DomainError
 from schema.context import Context
 from schema.customers.errors import CustomerError
@@ -37,13 +39,14 @@ class CustomerMutation:
     ) -> CustomerCreatePayload:
         user = info.context.user
         assert user is not None
+
+        async def register(session: AsyncSession) -> CustomerContents:
+            number = await customers.register_customer(session, input.grund_daten(), input.addresses(), user=user.name)
+            # Read before the commit: once it is acknowledged, the answer needs no database.
+            return await customers.customer_contents(session, number)
+
         try:
-            async with info.context.db.writer() as session, session.begin():
-                number = await customers.register_customer(
-                    session, input.grund_daten(), input.addresses(), user=user.name
-                )
-                # Read before the commit: once it is acknowledged, the answer needs no database.
-                contents = await customers.customer_contents(session, number)
+            contents = await info.context.db.write(register)
         except DomainError as error:
             return CustomerCreatePayload(customer=None, errors=[CustomerError.of(error)])
         return CustomerCreatePayload(customer=Customer.written(contents), errors=[])
@@ -57,8 +60,9 @@ class CustomerMutation:
         self, info: strawberry.Info[Context], number: int, input: AddressInput
     ) -> AddressUpdatePayload:
         try:
-            async with info.context.db.writer() as session, session.begin():
-                record = await addresses.update_address(session, number, given(input))
+            record = await info.context.db.write(
+                lambda session: addresses.update_address(session, number, given(input))
+            )
         except DomainError as error:
             return AddressUpdatePayload(address=None, errors=[CustomerError.of(error)])
         # Later reads in this request see the change; the answer itself is the record the transaction wrote.

@@ -3,8 +3,6 @@ the document as its transaction read it before the commit (datasources/sales/con
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from enum import Enum
 
 import strawberry
@@ -54,13 +52,6 @@ def _validated(info: strawberry.Info[Context], input: DocumentInput) -> document
     )
 
 
-@asynccontextmanager
-async def _transaction(info: strawberry.Info[Context]) -> AsyncIterator[AsyncSession]:
-    """The mutation's one transaction: committed when the block ends, rolled back on an error."""
-    async with info.context.db.writer() as session, session.begin():
-        yield session
-
-
 async def _answer(session: AsyncSession, kind: str, number: str) -> SalesDocument:
     """The document as its transaction sees it, read before the commit: once the commit is acknowledged,
     answering it needs nothing from the database (a read after it could fail and turn a stored order
@@ -82,11 +73,13 @@ class SalesMutation:
     async def order_create(
         self, info: strawberry.Info[Context], input: DocumentInput, idempotency_key: str | None = None
     ) -> OrderPayload:
+        async def place(session: AsyncSession) -> tuple[orders.Placed, SalesDocument]:
+            placed = await orders.place_order(session, data, user=_user(info), idempotency_key=idempotency_key)
+            return placed, await _answer(session, ORDER, placed.number)
+
         try:
             data = _validated(info, input)
-            async with _transaction(info) as session:
-                placed = await orders.place_order(session, data, user=_user(info), idempotency_key=idempotency_key)
-                order = await _answer(session, ORDER, placed.number)
+            placed, order = await info.context.db.write(place)
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
         return OrderPayload(order=order, outcome=OrderOutcome(placed.outcome), errors=[])
@@ -96,11 +89,13 @@ class SalesMutation:
         permission_classes=[IsShop],
     )
     async def offer_create(self, info: strawberry.Info[Context], input: DocumentInput) -> OfferPayload:
+        async def store(session: AsyncSession) -> SalesDocument:
+            document = await documents.create_document(session, OFFER, data, user=_user(info))
+            return await _answer(session, OFFER, document.number)
+
         try:
             data = _validated(info, input)
-            async with _transaction(info) as session:
-                document = await documents.create_document(session, OFFER, data, user=_user(info))
-                offer = await _answer(session, OFFER, document.number)
+            offer = await info.context.db.write(store)
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
         return OfferPayload(offer=offer, errors=[])
@@ -111,17 +106,19 @@ class SalesMutation:
         permission_classes=[IsShop],
     )
     async def offer_update(self, info: strawberry.Info[Context], number: str, input: OfferUpdateInput) -> OfferPayload:
+        async def change(session: AsyncSession) -> SalesDocument:
+            await offers.update_offer(
+                session,
+                number,
+                customer_number=None if input.customer_number is UNSET else input.customer_number,
+                positions=given_each(input.positions),
+                addresses=addresses_of(input),
+                max_positions=info.context.limits.positions,
+            )
+            return await _answer(session, OFFER, number)
+
         try:
-            async with _transaction(info) as session:
-                await offers.update_offer(
-                    session,
-                    number,
-                    customer_number=None if input.customer_number is UNSET else input.customer_number,
-                    positions=given_each(input.positions),
-                    addresses=addresses_of(input),
-                    max_positions=info.context.limits.positions,
-                )
-                offer = await _answer(session, OFFER, number)
+            offer = await info.context.db.write(change)
         except DomainError as error:
             return OfferPayload(offer=None, errors=[SalesError.of(error)])
         return OfferPayload(offer=offer, errors=[])
@@ -132,18 +129,21 @@ class SalesMutation:
     )
     async def offer_convert(self, info: strawberry.Info[Context], input: OfferConvertInput) -> OrderPayload:
         values, limits = given(input), info.context.limits
+
+        async def convert(session: AsyncSession) -> SalesDocument:
+            number = await offers.convert_offer(
+                session,
+                values.get("offer_number"),
+                values.get("customer_number"),
+                given_each(input.payments),
+                user=_user(info),
+                max_positions=limits.positions,
+                max_payments=limits.payments,
+            )
+            return await _answer(session, ORDER, number)
+
         try:
-            async with _transaction(info) as session:
-                number = await offers.convert_offer(
-                    session,
-                    values.get("offer_number"),
-                    values.get("customer_number"),
-                    given_each(input.payments),
-                    user=_user(info),
-                    max_positions=limits.positions,
-                    max_payments=limits.payments,
-                )
-                order = await _answer(session, ORDER, number)
+            order = await info.context.db.write(convert)
         except DomainError as error:
             return OrderPayload(order=None, outcome=None, errors=[SalesError.of(error)])
         return OrderPayload(order=order, outcome=OrderOutcome.CREATED, errors=[])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select, text
@@ -62,3 +63,29 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
     async with db.writer() as session, session.begin():
         session.add(Currency(code="CHF", name="Franken", is_leading=True, rounding_step=Decimal("0.05")))
         session.add(Customer(number="1", currency="CHF"))
+
+
+async def test_a_write_whose_caller_is_cancelled_runs_to_its_end(db: Database) -> None:
+    # A request cancelled (its timeout) while writing: the transaction still commits or rolls back, so no
+    # connection is left inside BEGIN IMMEDIATE holding SQLite's write lock.
+    started = asyncio.Event()
+
+    async def slow_write(session: Any) -> None:
+        session.add(Warehouse(name="Spätlager", location_number=77))
+        await session.flush()
+        started.set()
+        await asyncio.sleep(0.2)
+
+    caller = asyncio.ensure_future(db.write(slow_write))
+    await started.wait()
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+
+    async def next_write(session: Any) -> None:
+        session.add(Warehouse(name="Nächstes", location_number=78))
+
+    await asyncio.wait_for(db.write(next_write), timeout=5)
+    async with db.reader() as session:
+        names = set(await session.scalars(select(Warehouse.name)))
+    assert names == {"Spätlager", "Nächstes"}

@@ -75,3 +75,13 @@ async def test_a_query_string_over_its_limit_is_refused(client: httpx.AsyncClien
     data = await refused(client, "/www/artikel?fields=" + "A" * 9000, auth)
 
     assert data == error("invalid_request", "the query string is longer than 8192 bytes", field="query", limit=8192)
+
+
+@pytest.mark.parametrize("raw", ["%C2%B2", "%EF%BC%91", "9" * 2000, "2147483648"])
+async def test_address_numbers_are_ascii_digits_within_range(
+    client: httpx.AsyncClient, auth: dict[str, str], raw: str
+) -> None:
+    data = await refused(client, f"/www/adressen/{raw}", auth)
+
+    assert data["info"] == {"field": "AdrNr"}
+    assert data["error_description"].startswith("AdrNr must be a whole number, not ")
