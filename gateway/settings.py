@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.engine import make_url
 
 from datasources.database import Timeouts
-from schema.limits import RequestLimits
+from schema.limits import DocumentLimits, RequestLimits
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gateway.db"
 MiB = 1024 * 1024
@@ -42,6 +42,27 @@ class ServerLimits:
 
 
 @dataclass(frozen=True)
+class RateLimits:
+    """Rate limits in the `limits` library's notation ("10/minute", "5/second;100/hour")."""
+
+    token_failures_per_address: str = "20/minute"  # failed POST /www/token from one client address
+    token_failures_per_user: str = "10/minute"  # failed POST /www/token for one user name
+    requests_per_token: str = "1200/minute"  # every request carrying one bearer token
+    redis_url: str | None = None  # shared counters for N processes on several hosts; else in memory
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> RateLimits:
+        defaults = cls()
+        return cls(
+            token_failures_per_address=env.get("GATEWAY_RATE_TOKEN_FAILURES_PER_ADDRESS")
+            or defaults.token_failures_per_address,
+            token_failures_per_user=env.get("GATEWAY_RATE_TOKEN_FAILURES_PER_USER") or defaults.token_failures_per_user,
+            requests_per_token=env.get("GATEWAY_RATE_REQUESTS_PER_TOKEN") or defaults.requests_per_token,
+            redis_url=env.get("GATEWAY_REDIS_URL") or None,
+        )
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     secret_key: str = ""
@@ -56,6 +77,8 @@ class Settings:
     public_url: str | None = None  # the base of every link; default: the address the request came to
     database_timeouts: Timeouts = field(default_factory=Timeouts)
     request_limits: RequestLimits = field(default_factory=RequestLimits)
+    document_limits: DocumentLimits = field(default_factory=DocumentLimits)
+    rate_limits: RateLimits = field(default_factory=RateLimits)
     server: ServerLimits = field(default_factory=ServerLimits)
     debug_sql: bool = False
 
@@ -64,7 +87,7 @@ class Settings:
         env = os.environ if environ is None else environ
         url = env.get("GATEWAY_DATABASE_URL", DEFAULT_DATABASE_URL)
         number = _Numbers(env)
-        timeouts, limits = Timeouts(), RequestLimits()
+        timeouts, limits, document = Timeouts(), RequestLimits(), DocumentLimits()
         return cls(
             database_url=url,
             secret_key=env.get("GATEWAY_SECRET_KEY") or load_or_create_secret(url),
@@ -88,6 +111,16 @@ class Settings:
                 sort_keys=number.whole("GATEWAY_MAX_SORT_KEYS", limits.sort_keys),
                 field_names=number.whole("GATEWAY_MAX_FIELDS", limits.field_names),
             ),
+            document_limits=DocumentLimits(
+                max_bytes=number.whole("GATEWAY_GRAPHQL_MAX_BYTES", document.max_bytes),
+                max_depth=number.whole("GATEWAY_GRAPHQL_MAX_DEPTH", document.max_depth),
+                max_aliases=number.whole("GATEWAY_GRAPHQL_MAX_ALIASES", document.max_aliases),
+                max_tokens=number.whole("GATEWAY_GRAPHQL_MAX_TOKENS", document.max_tokens),
+                max_cost=number.whole("GATEWAY_GRAPHQL_MAX_COST", document.max_cost),
+                page_size=number.whole("GATEWAY_GRAPHQL_PAGE_SIZE", document.page_size),
+                cache_bytes=number.whole("GATEWAY_GRAPHQL_CACHE_BYTES", document.cache_bytes),
+            ),
+            rate_limits=RateLimits.from_env(env),
             server=ServerLimits.from_env(env),
             debug_sql=env.get("GATEWAY_DEBUG_SQL", "") == "1",
         )

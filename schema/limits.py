@@ -13,3 +13,17 @@ class RequestLimits:
     payments: int = 100  # Zahlung entries of one order
     sort_keys: int = 10  # sorts of the article list (REST) and `sort` (GraphQL)
     field_names: int = 100  # entries of a REST `fields` parameter
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentLimits:
+    """What a client's GraphQL document may ask for, checked in time linear in its size before anything
+    runs. The REST layer's own documents are the gateway's and not subject to them."""
+
+    max_bytes: int = 64 * 1024  # the document's text, comments included, checked before parsing
+    max_depth: int = 10
+    max_aliases: int = 30
+    max_tokens: int = 5000
+    max_cost: int = 50_000  # the static cost budget (schema/limits README: the formula)
+    page_size: int = 1000  # the largest `articles` page a client gets (and the default `limit`)
+    cache_bytes: int = 16 * 1024 * 1024  # documents held by the parse, validation and plan caches
