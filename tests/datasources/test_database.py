@@ -68,13 +68,14 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
 async def test_a_write_whose_caller_is_cancelled_runs_to_its_end(db: Database) -> None:
     # A request cancelled (its timeout) while writing: the transaction still commits or rolls back, so no
     # connection is left inside BEGIN IMMEDIATE holding SQLite's write lock.
-    started = asyncio.Event()
+    started, finished = asyncio.Event(), asyncio.Event()
 
     async def slow_write(session: Any) -> None:
         session.add(Warehouse(name="Spätlager", location_number=77))
         await session.flush()
         started.set()
         await asyncio.sleep(0.2)
+        asyncio.get_running_loop().call_soon(finished.set)  # once this transaction is over
 
     caller = asyncio.ensure_future(db.write(slow_write))
     await started.wait()
@@ -85,7 +86,13 @@ async def test_a_write_whose_caller_is_cancelled_runs_to_its_end(db: Database) -
     async def next_write(session: Any) -> None:
         session.add(Warehouse(name="Nächstes", location_number=78))
 
+    # On SQLite this waits for the cancelled one's lock; on PostgreSQL they run side by side.
     await asyncio.wait_for(db.write(next_write), timeout=5)
-    async with db.reader() as session:
-        names = set(await session.scalars(select(Warehouse.name)))
+    await asyncio.wait_for(finished.wait(), timeout=5)
+    for _ in range(50):  # the commit follows the work's end
+        async with db.reader() as session:
+            names = set(await session.scalars(select(Warehouse.name)))
+        if len(names) == 2:
+            break
+        await asyncio.sleep(0.05)
     assert names == {"Spätlager", "Nächstes"}
