@@ -44,7 +44,7 @@ def create_server_app() -> Starlette:
 
 def create_app(settings: Settings | None = None, *, supervised: bool = False) -> Starlette:
     settings = settings or Settings.from_env()
-    schema = build_schema()
+    schema = build_schema(limits=settings.document_limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
                 "log_dir": settings.log_dir,
                 "work_dir": settings.work_dir,
                 "limits": settings.request_limits,
+                "document_limits": settings.document_limits,
                 "public_url": settings.public_url,
                 "reopen_logs": log_files.reopen,
                 "log_files": log_files,

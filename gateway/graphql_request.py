@@ -80,3 +80,18 @@ def _has_lone_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+def longest_list(value: Any, limit: int) -> tuple[str, int] | None:
+    """The path and length of the first list longer than `limit` in a variables object: coercing a list of
+    100,000 input objects takes seconds of the event loop before any rule could refuse it."""
+    stack: list[tuple[Any, list[str]]] = [(value, [])]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, list):
+            if len(item) > limit:
+                return ".".join(path), len(item)
+            stack.extend((child, [*path, str(index)]) for index, child in enumerate(item))
+        elif isinstance(item, dict):
+            stack.extend((child, [*path, str(key)]) for key, child in item.items())
+    return None

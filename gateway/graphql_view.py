@@ -87,6 +87,12 @@ class GraphQLView(GraphQL[Context, None]):
         root_value: None,
         request_data: GraphQLRequestData,
     ) -> ExecutionResult:
+        # A list far past any the domain accepts is cut here, before its coercion takes seconds; nearer the
+        # limit, the mutation's own typed error says what is wrong.
+        _check_variables(request_data.variables, 10 * max(context.limits.positions, context.limits.payments))
+        size_error = _document_too_large(request_data.query, context.document_limits.max_bytes)
+        if size_error is not None:
+            return self._answer(request, sub_response, ExecutionResult(data=None, errors=[size_error]))
         try:
             query = self.persisted.document(request_data.query, request_data.extensions)
         except PersistedQueryNotFound as missing:
@@ -107,6 +113,11 @@ class GraphQLView(GraphQL[Context, None]):
             if isinstance(error.__cause__, InvalidOperationTypeError):
                 raise TransportError(405, error.reason) from None
             raise
+        return self._answer(request, sub_response, result)
+
+    @staticmethod
+    def _answer(request: Request, sub_response: Response, result: ExecutionResult) -> ExecutionResult:
+        """The result, with the media type and status GraphQL over HTTP gives it (gateway/graphql_http.py)."""
         media_type = graphql_http.response_media_type(request.headers.get("accept", ""))
         outcome = graphql_http.outcome(result.data, result.errors, media_type)
         request.state.graphql_media_type, request.state.graphql_outcome = media_type, outcome
@@ -118,7 +129,7 @@ class GraphQLView(GraphQL[Context, None]):
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
         assert isinstance(request, Request)
-        return Context.from_request(request)
+        return replace(Context.from_request(request), client_document=True)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -145,3 +156,23 @@ def _require_json(content_type: str) -> None:
         name, _, value = parameter.partition("=")
         if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
             raise TransportError(415, "Unsupported content type: the body must be UTF-8")
+
+
+def _document_too_large(query: str | None, max_bytes: int) -> GraphQLError | None:
+    """Checked before parsing, comments and all: parsing takes time the event loop cannot give away."""
+    size = len(query.encode("utf-8", "surrogatepass")) if query else 0
+    if size <= max_bytes:
+        return None
+    return GraphQLError(
+        f"the document has {size} bytes, more than the limit of {max_bytes}",
+        extensions={"code": "invalid_request", "info": {"bytes": size, "limit": max_bytes}},
+    )
+
+
+def _check_variables(variables: dict[str, Any] | None, limit: int) -> None:
+    too_long = graphql_request.longest_list(variables, limit)
+    if too_long is not None:
+        path, length = too_long
+        raise graphql_request.InvalidGraphQLRequest(
+            f"variables.{path} has {length} entries; a list has at most {limit}", f"variables.{path}"
+        )

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from datasources.database import Database
 from schema.catalogue.loaders import CatalogueLoaders
 from schema.customers.loaders import CustomerLoaders
-from schema.limits import RequestLimits
+from schema.limits import DocumentLimits, RequestLimits
 from schema.permissions import Principal
 from schema.sales.loaders import SalesLoaders
 
@@ -25,6 +25,10 @@ class Context:
     log_dir: Path
     work_dir: Path
     limits: RequestLimits = field(default_factory=RequestLimits)
+    document_limits: DocumentLimits = field(default_factory=DocumentLimits)
+    # True for a client's document (/graphql): held to the cost budget and the page size. The REST
+    # routes' documents are the gateway's own.
+    client_document: bool = False
     # Closes and reopens this process's log files (after deleting them, so their space is freed at once).
     reopen_logs: Callable[[], None] = lambda: None
 
@@ -51,5 +55,6 @@ class Context:
             log_dir=state.log_dir,
             work_dir=state.work_dir,
             limits=state.limits,
+            document_limits=state.document_limits,
             reopen_logs=state.reopen_logs,
         )

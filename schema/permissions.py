@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.permission import BasePermission
 
 
@@ -67,3 +68,9 @@ class IsShop(_RequiresScope):
 class IsAdmin(_RequiresScope):
     scope = Scope.ADMIN
     message = "the admin scope is required"
+
+
+def require(user: Principal | None, scope: Scope, message: str) -> None:
+    """For an argument that needs more than its field does: the same top-level permission error."""
+    if user is None or not user.has(scope):
+        raise GraphQLError(message, extensions={"code": "insufficient_scope"})

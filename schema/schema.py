@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
-from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ParserCache, ValidationCache
-from strawberry.extensions.max_aliases import create_validator as aliases_rule
-from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
+from graphql import ASTValidationRule, GraphQLError
+from strawberry.extensions import AddValidationRules, MaxTokensLimiter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.tools import merge_types
@@ -17,32 +15,29 @@ from strawberry.types import ExecutionContext, ExecutionResult
 from schema.catalogue.queries import CatalogueQuery
 from schema.customers.mutations import CustomerMutation
 from schema.customers.queries import CustomerQuery
+from schema.document_cache import CachedDocuments, DocumentCache
 from schema.einvoice.mutations import EInvoiceMutation
 from schema.errors import with_codes
 from schema.execution import CompilingExecutor, PlanCache
+from schema.limits import DocumentLimits
+from schema.limits.aliases import aliases_rule
+from schema.limits.budget import CostBudget
+from schema.limits.depth import depth_rule
 from schema.logs.mutations import LogsMutation
 from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
 from schema.scalars import SCALARS
 from schema.timing import ExecutionTiming
 
-# Limits checked before anything runs. The deepest document the REST layer builds (article ->
-# packagingUnits -> prices) is 4 levels and ~150 tokens; these leave room for real frontend queries.
-MAX_DEPTH = 10
-MAX_ALIASES = 30
-MAX_TOKENS = 5000
+# The default limits (GATEWAY_GRAPHQL_* settings override them). The deepest document the REST layer
+# builds (article -> packagingUnits -> prices) is 4 levels and ~150 tokens; these leave room for real
+# frontend queries.
+MAX_DEPTH = DocumentLimits().max_depth
+MAX_ALIASES = DocumentLimits().max_aliases
+MAX_TOKENS = DocumentLimits().max_tokens
 # Distinct documents whose compiled plans are kept: the REST layer builds a few dozen (per route and
 # `fields` choice); the rest is room for frontends' and analysts' queries.
 PLAN_CACHE_SIZE = 512
-
-# The depth and alias rules, made once: the validation cache is keyed by the rule classes, and
-# QueryDepthLimiter/MaxAliasesLimiter made per request make new classes each time (never a cache hit).
-LIMIT_RULES = (depth_rule(MAX_DEPTH, None), aliases_rule(MAX_ALIASES))
-
-
-class RequestLimits(AddValidationRules):
-    def __init__(self) -> None:
-        super().__init__(list(LIMIT_RULES))
 
 
 Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
@@ -74,7 +69,12 @@ class Schema(strawberry.Schema):
         return
 
 
-def build_schema(*, compiled: bool = True) -> Schema:
+def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None) -> Schema:
+    limits = limits or DocumentLimits()
+    # The depth and alias rules are made once per schema: the validation cache compares the rules, and
+    # rules made per request would never match.
+    rules: list[type[ASTValidationRule]] = [depth_rule(limits.max_depth), aliases_rule(limits.max_aliases)]
+    documents = DocumentCache(limits.cache_bytes)
     return Schema(
         compiled=compiled,
         query=Query,
@@ -82,10 +82,10 @@ def build_schema(*, compiled: bool = True) -> Schema:
         config=StrawberryConfig(scalar_map=SCALARS),
         extensions=[
             ExecutionTiming,
-            # Factories: a fresh extension per request; the parse/validation caches are module-wide.
-            RequestLimits,
-            lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-            lambda: ParserCache(maxsize=512),
-            lambda: ValidationCache(maxsize=512),
+            # Factories: a fresh extension per request; the document cache is the schema's.
+            lambda: AddValidationRules(rules),
+            lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
+            lambda: CachedDocuments(documents),
+            CostBudget,
         ],
     )

@@ -13,11 +13,39 @@ from datasources.errors import InvalidInput
 from schema.catalogue.inputs import ArticleFilterInput, ArticleSortInput
 from schema.catalogue.types import Article, ArticlePage, MediaContent
 from schema.context import Context
-from schema.permissions import CanReadCatalogue
+from schema.permissions import CanReadCatalogue, Scope, require
 
 LANGUAGE = "Output language (adrsprache), ISO 639-2/B; default ger. A customer's own language wins."
 CURRENCY = "Currency of prices (waehrabk), ISO 4217; default the leading currency."
-CUSTOMER = "Customer number (debinr): selects the customer's price list and language."
+CUSTOMER = (
+    "Customer number (debinr): selects the customer's price list and language. Needs the shop scope: a "
+    "customer's prices, and whether a customer exists, are shop data."
+)
+PAGE = (
+    "Page size; null: the largest page (GATEWAY_GRAPHQL_PAGE_SIZE, 1000 by default). totalCount says how many "
+    "there are: page with offset."
+)
+
+
+def _customer_allowed(info: strawberry.Info[Context], customer_number: str | None) -> None:
+    if customer_number is not None:
+        require(info.context.user, Scope.SHOP, "customerNumber needs the shop scope (customer prices are shop data)")
+
+
+def _page_size(info: strawberry.Info[Context], limit: int | None) -> int | None:
+    """A client's page is at most the configured size; the REST routes' own documents keep limit=0 = all."""
+    if not info.context.client_document:
+        return limit
+    largest = info.context.document_limits.page_size
+    if limit is None:
+        return largest
+    if limit > largest:
+        raise InvalidInput(
+            f"limit is at most {largest}: page with offset (totalCount says how many there are)",
+            field="limit",
+            info={"limit": largest},
+        )
+    return limit
 
 
 @strawberry.type
@@ -28,7 +56,7 @@ class CatalogueQuery:
         info: strawberry.Info[Context],
         filter: ArticleFilterInput | None = None,
         sort: list[ArticleSortInput] | None = None,
-        limit: Annotated[int | None, strawberry.argument(description="Page size; null: all.")] = None,
+        limit: Annotated[int | None, strawberry.argument(description=PAGE)] = None,
         offset: int = 0,
         language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
@@ -39,6 +67,8 @@ class CatalogueQuery:
         if offset < 0:
             raise InvalidInput("offset cannot be negative", field="offset")
         articles.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
+        _customer_allowed(info, customer_number)
+        limit = _page_size(info, limit)
         async with info.context.db.reader() as session:
             view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
             query = ArticleQuery(
@@ -63,6 +93,7 @@ class CatalogueQuery:
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> Article | None:
+        _customer_allowed(info, customer_number)
         async with info.context.db.reader() as session:
             view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
             record = await articles.article_by_number(session, number)

@@ -24,6 +24,6 @@ class DocumentLimits:
     max_depth: int = 10
     max_aliases: int = 30
     max_tokens: int = 5000
-    max_cost: int = 50_000  # the static cost budget (schema/limits README: the formula)
+    max_cost: int = 100_000  # the static cost budget (schema/limits/cost.py: the formula)
     page_size: int = 1000  # the largest `articles` page a client gets (and the default `limit`)
     cache_bytes: int = 16 * 1024 * 1024  # documents held by the parse, validation and plan caches

@@ -1,0 +1,111 @@
+"""The static cost of an operation, from its document and variables, before anything runs.
+
+    cost(field)  = 1 + size(field) x cost(its selections)
+    size(field)  = the value of its `limit` argument when it has one (null or absent: the page size for a
+                   page such as `articles`); 1 for a list directly on such a page (`items`: the page
+                   already counted them); LIST_SIZE for any other list (`packagingUnits`, `prices`, ...);
+                   1 for everything else
+    cost(op)     = the sum over its selections; a fragment spread costs what the fragment costs; aliases
+                   are separate fields, so each adds its own cost
+
+Every fragment is valued once (schema/limits/fragments.py), so computing it is linear in the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentSpreadNode,
+    GraphQLField,
+    GraphQLList,
+    GraphQLObjectType,
+    GraphQLSchema,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    VariableNode,
+    get_named_type,
+    get_nullable_type,
+)
+
+from schema.limits.fragments import FragmentFold
+
+LIST_SIZE = 5  # the expected entries of a list without a limit (a few units, prices, stock records, ...)
+LIMIT = "limit"
+
+
+class CostModel:
+    def __init__(self, schema: GraphQLSchema, page_size: int) -> None:
+        self.schema = schema
+        self.page_size = page_size
+        # Types returned by a field with a `limit` that is not itself a list: pages whose lists hold the
+        # limited items.
+        self.page_types = {
+            get_named_type(field.type).name
+            for type_ in schema.type_map.values()
+            if isinstance(type_, GraphQLObjectType)
+            for field in type_.fields.values()
+            if LIMIT in field.args and not isinstance(get_nullable_type(field.type), GraphQLList)
+        }
+
+    def cost(self, document: Any, operation: OperationDefinitionNode, variables: Mapping[str, Any]) -> int:
+        root = self.schema.get_root_type(operation.operation)
+        if root is None:
+            return 0
+
+        def value_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], int]) -> int:
+            return self._selections(selection_set, type_name, fragment, variables)
+
+        return FragmentFold(document, value_of, 0).operation(operation, root.name)
+
+    def _selections(
+        self,
+        selection_set: SelectionSetNode,
+        type_name: str,
+        fragment: Callable[[str], int],
+        variables: Mapping[str, Any],
+    ) -> int:
+        parent = self.schema.get_type(type_name)
+        fields = parent.fields if isinstance(parent, GraphQLObjectType) else {}
+        total = 0
+        for selection in selection_set.selections:
+            if isinstance(selection, FieldNode):
+                definition = fields.get(selection.name.value)
+                if definition is None or selection.selection_set is None:
+                    total += 1
+                    continue
+                children = self._selections(
+                    selection.selection_set, get_named_type(definition.type).name, fragment, variables
+                )
+                total += 1 + self._size(selection, definition, type_name, variables) * children
+            elif isinstance(selection, InlineFragmentNode):
+                condition = selection.type_condition.name.value if selection.type_condition else type_name
+                total += self._selections(selection.selection_set, condition, fragment, variables)
+            elif isinstance(selection, FragmentSpreadNode):
+                total += fragment(selection.name.value)
+        return total
+
+    def _size(self, node: FieldNode, definition: GraphQLField, parent: str, variables: Mapping[str, Any]) -> int:
+        if LIMIT in definition.args:
+            limit = _argument(node, LIMIT, variables)
+            return max(0, limit) if isinstance(limit, int) else self.page_size
+        if not isinstance(get_nullable_type(definition.type), GraphQLList):
+            return 1
+        return 1 if parent in self.page_types else LIST_SIZE
+
+
+def _argument(node: FieldNode, name: str, variables: Mapping[str, Any]) -> object:
+    for argument in node.arguments or ():
+        if argument.name.value != name:
+            continue
+        value = argument.value
+        if isinstance(value, VariableNode):
+            return variables.get(value.name.value)
+        if isinstance(value, IntValueNode):
+            return int(value.value)
+        return None
+    return None
