@@ -1,0 +1,42 @@
+"""Schemathesis hooks for the gateway (loaded with SCHEMATHESIS_HOOKS=tests.audits.schemathesis_hooks).
+
+Schemathesis' `not_a_server_error` counts every GraphQL error that names a field as a server failure,
+including the answers the gateway gives on purpose as top-level errors (a record that does not exist, a
+scope that does not allow the field, input the domain refuses). The audit runs every other check and this
+one in its place, which is stricter where it matters: no 5xx status, and every GraphQL error carries one of
+the contract's client error codes, never `internal`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import schemathesis
+
+# The contract's codes for a client's mistake (README, Errors); `internal` and `unavailable` are failures.
+CLIENT_ERROR_CODES = {
+    "invalid_request",
+    "not_found",
+    "insufficient_scope",
+    "conflict",
+    "unprocessable",
+    "too_expensive",
+    "endpoint",
+    "rate_limited",
+    "PERSISTED_QUERY_NOT_FOUND",
+}
+
+
+@schemathesis.check
+def no_server_error_nor_internal_code(ctx: Any, response: Any, case: Any) -> bool | None:
+    if response.status_code >= 500:
+        raise AssertionError(f"status {response.status_code}: {response.text[:500]}")
+    try:
+        data = response.json()
+    except ValueError:
+        raise AssertionError(f"not JSON: {response.text[:200]!r}") from None
+    for error in (data.get("errors") or []) if isinstance(data, dict) else []:
+        code = (error.get("extensions") or {}).get("code")
+        if code not in CLIENT_ERROR_CODES:
+            raise AssertionError(f"error code {code!r}: {error.get('message')}")
+    return None
