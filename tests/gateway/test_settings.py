@@ -9,7 +9,7 @@ import pytest
 
 from datasources.database import Timeouts
 from gateway.settings import DEFAULT_DATABASE_URL, ServerLimits, Settings
-from schema.limits import RequestLimits
+from schema.limits import DocumentLimits, RequestLimits
 
 KEY = "a-configured-secret-key-0123456789-0123456789"
 
@@ -64,6 +64,13 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             "GATEWAY_BODY_TIMEOUT": "7",
             "GATEWAY_KEEP_ALIVE_TIMEOUT": "8",
             "GATEWAY_MAX_CONNECTIONS": "64",
+            "GATEWAY_GRAPHQL_MAX_BYTES": "1000",
+            "GATEWAY_GRAPHQL_MAX_DEPTH": "5",
+            "GATEWAY_GRAPHQL_MAX_ALIASES": "6",
+            "GATEWAY_GRAPHQL_MAX_TOKENS": "700",
+            "GATEWAY_GRAPHQL_MAX_COST": "8000",
+            "GATEWAY_GRAPHQL_PAGE_SIZE": "9",
+            "GATEWAY_GRAPHQL_CACHE_BYTES": "10000",
             "GATEWAY_DEBUG_SQL": "1",
         }
     )
@@ -83,6 +90,9 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         database_timeouts=Timeouts(connect=2.0, statement=3.0, pool=4.0),
         request_limits=RequestLimits(positions=50, payments=5, sort_keys=3, field_names=20),
         server=ServerLimits(header_timeout=6.0, body_timeout=7.0, keep_alive_timeout=8.0, max_connections=64),
+        document_limits=DocumentLimits(
+            max_bytes=1000, max_depth=5, max_aliases=6, max_tokens=700, max_cost=8000, page_size=9, cache_bytes=10000
+        ),
         debug_sql=True,
     )
 
