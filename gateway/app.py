@@ -24,6 +24,7 @@ from gateway.middleware.auth import BearerAuthMiddleware
 from gateway.middleware.request_context import RequestContextMiddleware
 from gateway.middleware.request_size import RequestSizeMiddleware
 from gateway.middleware.timeout import RequestTimeoutMiddleware
+from gateway.ratelimit import RateLimiter, TokenRateLimitMiddleware
 from gateway.settings import Settings
 from rest_compat.errors import ApiError
 from rest_compat.routes import routes as www_routes
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
         log_files = LogFiles(settings.log_dir)
         log_files.open()
         db = create_database(settings.database_url, echo=settings.debug_sql, timeouts=settings.database_timeouts)
+        rate_limiter = RateLimiter(settings.rate_limits)
         background = [asyncio.create_task(_check_log_files(log_files))]
         if supervised:
             background.append(asyncio.create_task(supervision.end_with_supervisor()))
@@ -66,6 +68,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
                 "public_url": settings.public_url,
                 "reopen_logs": log_files.reopen,
                 "log_files": log_files,
+                "rate_limiter": rate_limiter,
             }
         finally:
             for task in background:
@@ -73,6 +76,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await db.dispose()
+            await rate_limiter.aclose()
             # The e-invoice worker processes, if any were started.
             await asyncio.to_thread(einvoice.shutdown_workers)
             log_files.close()
@@ -94,6 +98,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             ),
             Middleware(RequestTimeoutMiddleware, timeout=settings.request_timeout),
             Middleware(BearerAuthMiddleware),
+            Middleware(TokenRateLimitMiddleware),
         ],
         exception_handlers={ApiError: errors.api_error, HTTPException: errors.http_error},
         lifespan=lifespan,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from limits import parse_many
 from sqlalchemy.engine import make_url
 
 from datasources.database import Timeouts
@@ -19,6 +20,7 @@ from schema.limits import DocumentLimits, RequestLimits
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gateway.db"
 MiB = 1024 * 1024
+REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
 @dataclass(frozen=True)
@@ -45,21 +47,58 @@ class ServerLimits:
 class RateLimits:
     """Rate limits in the `limits` library's notation ("10/minute", "5/second;100/hour")."""
 
-    token_failures_per_address: str = "20/minute"  # failed POST /www/token from one client address
-    token_failures_per_user: str = "10/minute"  # failed POST /www/token for one user name
-    requests_per_token: str = "1200/minute"  # every request carrying one bearer token
+    # Failed POST /www/token from one client address, failed POST /www/token for one user name, and every
+    # request carrying one bearer token. (Rates, not secrets: "token" in a name is all ruff's S105 sees.)
+    token_failures_per_address: str = "20/minute"  # noqa: S105
+    token_failures_per_user: str = "10/minute"  # noqa: S105
+    requests_per_token: str = "1200/minute"  # noqa: S105
     redis_url: str | None = None  # shared counters for N processes on several hosts; else in memory
+    redis_key_prefix: str = "gateway"  # several gateways (or test runs) can share one Redis
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> RateLimits:
         defaults = cls()
         return cls(
-            token_failures_per_address=env.get("GATEWAY_RATE_TOKEN_FAILURES_PER_ADDRESS")
-            or defaults.token_failures_per_address,
-            token_failures_per_user=env.get("GATEWAY_RATE_TOKEN_FAILURES_PER_USER") or defaults.token_failures_per_user,
-            requests_per_token=env.get("GATEWAY_RATE_REQUESTS_PER_TOKEN") or defaults.requests_per_token,
-            redis_url=env.get("GATEWAY_REDIS_URL") or None,
+            token_failures_per_address=_rate(
+                env, "GATEWAY_RATE_TOKEN_FAILURES_PER_ADDRESS", defaults.token_failures_per_address
+            ),
+            token_failures_per_user=_rate(
+                env, "GATEWAY_RATE_TOKEN_FAILURES_PER_USER", defaults.token_failures_per_user
+            ),
+            requests_per_token=_rate(env, "GATEWAY_RATE_REQUESTS_PER_TOKEN", defaults.requests_per_token),
+            redis_url=_redis_url(env.get("GATEWAY_REDIS_URL")),
+            redis_key_prefix=env.get("GATEWAY_REDIS_KEY_PREFIX") or defaults.redis_key_prefix,
         )
+
+
+def _rate(env: Mapping[str, str], name: str, default: str) -> str:
+    raw = env.get(name) or default
+    try:
+        items = parse_many(raw)
+    except ValueError:
+        raise SystemExit(
+            f"{name} must be rate limits such as '20/minute' or '5/second;100/hour', not {raw!r}"
+        ) from None
+    if any(item.amount <= 0 for item in items):
+        raise SystemExit(f"{name} must allow at least 1 per period, not {raw!r}")
+    return raw
+
+
+def _redis_url(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    try:
+        _ = parts.port  # raises for a port that is not a number from 0 to 65535
+        valid = parts.scheme in REDIS_SCHEMES and bool(parts.netloc or parts.path)
+    except ValueError:
+        valid = False
+    if not valid:
+        raise SystemExit(
+            "GATEWAY_REDIS_URL must be a redis://, rediss:// or unix:// URL such as redis://127.0.0.1:6379/0 "
+            "(the value is not shown: it may hold a password)"
+        )
+    return raw
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from starlette.responses import Response
 
 from datasources import users
 from gateway.auth.tokens import TokenIssuer
+from gateway.ratelimit.address import client_address
+from gateway.ratelimit.attempts import TokenAttempt, TokenAttempts
 from rest_compat.errors import ApiError
 from rest_compat.responses import JsonResponse
 
@@ -22,29 +24,28 @@ INVALID_CLIENT = ApiError(
 )
 
 
-def _basic_credentials(request: Request) -> tuple[str, str]:
+def _basic_credentials(request: Request) -> tuple[str, str] | None:
     scheme, _, encoded = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "basic":
-        raise INVALID_CLIENT
+        return None
     try:
         name, colon, secret = base64.b64decode(encoded.strip(), validate=True).decode("utf-8").partition(":")
     except (binascii.Error, UnicodeDecodeError):
-        raise INVALID_CLIENT from None
+        return None
     # Names are printable and short; anything else cannot be a user, and is not sent to the database.
     if not colon or not name or len(name) > users.MAX_NAME_LENGTH or not name.isprintable():
-        raise INVALID_CLIENT
+        return None
     return name, secret
 
 
 async def issue_token(request: Request) -> Response:
-    name, secret = _basic_credentials(request)
-    async with request.state.db.reader() as session:
-        found = await users.find_user(session, name)
-    stored_hash = found[1] if found else None
-    # argon2 is slow on purpose: verify off the event loop so other requests keep flowing.
-    if not await asyncio.to_thread(users.secret_matches, stored_hash, secret) or found is None:
-        raise INVALID_CLIENT
-    user = found[0]
+    attempts: TokenAttempts = request.state.rate_limiter.token_attempts
+    # A client over a failure limit is answered 429 before any work, argon2 above all.
+    async with attempts.attempt(client_address(request.scope)) as attempt:
+        user = await _authenticate(request, attempt)
+        if user is None:
+            await attempt.failed()
+            raise INVALID_CLIENT
     issuer: TokenIssuer = request.state.token_issuer
     return JsonResponse(
         {
@@ -53,3 +54,18 @@ async def issue_token(request: Request) -> Response:
             "expires_in": issuer.lifetime,
         }
     )
+
+
+async def _authenticate(request: Request, attempt: TokenAttempt) -> users.UserRecord | None:
+    credentials = _basic_credentials(request)
+    if credentials is None:
+        return None
+    name, secret = credentials
+    await attempt.for_user(name)
+    async with request.state.db.reader() as session:
+        found = await users.find_user(session, name)
+    stored_hash = found[1] if found else None
+    # argon2 is slow on purpose: verify off the event loop so other requests keep flowing.
+    if not await asyncio.to_thread(users.secret_matches, stored_hash, secret) or found is None:
+        return None
+    return found[0]

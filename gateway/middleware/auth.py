@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -41,6 +43,9 @@ class BearerAuthMiddleware:
                 "The token is invalid or expired.",
                 headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
             ) from None
+        # The token's identity for the per-token rate limit (gateway/ratelimit/middleware.py): a digest,
+        # so that no token is kept in a counter's key or a log line.
+        scope["token_id"] = hashlib.sha256(token.strip().encode()).hexdigest()
         return Principal.from_names(subject, scopes)
 
 
