@@ -24,6 +24,7 @@ from tests.server import GatewayServer, ServerDatabase
 USER, SECRET = "flood", "a-long-flood-secret"
 SERVER_ENV = {
     "GATEWAY_DB_CONNECT_TIMEOUT": "2",
+    "GATEWAY_RATE_REQUESTS_PER_TOKEN": "1000000/minute",  # the flood uses one token on purpose
     "GATEWAY_DB_STATEMENT_TIMEOUT": "3",  # on SQLite the wait for the write lock
     "GATEWAY_DB_POOL_TIMEOUT": "2",
     "GATEWAY_REQUEST_TIMEOUT": "10",

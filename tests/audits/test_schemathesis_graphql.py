@@ -22,7 +22,11 @@ pytestmark = pytest.mark.skipif(shutil.which("schemathesis") is None, reason="sc
 
 
 def test_schemathesis_finds_no_server_error(tmp_path: Path) -> None:
-    with running_server(tmp_path / "server", users=[("fuzzer", "a-fuzzing-secret", ["shop"])]) as server:
+    with running_server(
+        tmp_path / "server",
+        users=[("fuzzer", "a-fuzzing-secret", ["shop"])],
+        extra_env={"GATEWAY_RATE_REQUESTS_PER_TOKEN": "1000000/minute"},  # one token, hundreds of requests
+    ) as server:
         token = server.token("fuzzer", "a-fuzzing-secret")
         run = subprocess.run(
             [
