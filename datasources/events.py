@@ -1,22 +1,26 @@
 """ERP events (REST_Kunde, REST_Auft) written to the outbox in the transaction of their change.
 
 The company attribute RESTEVENTS enables them: its contents is a comma-separated list of event names
-(e.g. "REST_Kunde,REST_Auft"); "*" enables every event. Without it, no event is recorded.
+(e.g. "REST_Kunde,REST_Auft"); "*" enables every event. Without it, no event is recorded. A recorded event
+gets a delivery for every webhook endpoint that subscribes to it (datasources/webhooks/fanout.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.models import CompanyAttribute, OutboxEvent
+from datasources.webhooks import fanout
 
 EVENTS_ATTRIBUTE = "RESTEVENTS"
 CUSTOMER_EVENT = "REST_Kunde"
 ORDER_EVENT = "REST_Auft"
+EVENTS = (ORDER_EVENT, CUSTOMER_EVENT)  # every event the gateway records
 
 
 async def enabled(session: AsyncSession, event: str) -> bool:
@@ -31,5 +35,15 @@ async def record(session: AsyncSession, event: str, user: str, **fields: str) ->
         return False
     now = dt.datetime.now(dt.UTC)
     payload = {"event": event, **fields, "user": user, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
-    session.add(OutboxEvent(event=event, payload=orjson.dumps(payload).decode(), created_at=now))
+    outbox = OutboxEvent(
+        event=event, payload=orjson.dumps(payload).decode(), message_id=new_message_id(), created_at=now
+    )
+    session.add(outbox)
+    await fanout.fan_out(session, outbox, now)
     return True
+
+
+def new_message_id() -> str:
+    # Random rather than the row's id: ids start again in a new database, and a receiver that remembers
+    # the ids it has seen would drop that database's events as repeats.
+    return f"msg_{uuid.uuid4().hex}"

@@ -24,6 +24,7 @@ from datasources.models.sales import (
     SalesDocument,
 )
 from datasources.models.users import ApiUser
+from datasources.models.webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "Address",
@@ -38,6 +39,7 @@ __all__ = [
     "CustomerAddress",
     "CustomerAttribute",
     "Declaration",
+    "DeliveryStatus",
     "DocumentPayment",
     "DocumentPosition",
     "IdempotentRequest",
@@ -53,4 +55,6 @@ __all__ = [
     "Stock",
     "TaxCode",
     "Warehouse",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

@@ -33,5 +33,8 @@ class OutboxEvent(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     event: Mapped[str] = mapped_column(String(32))
     payload: Mapped[str] = mapped_column(Text)  # JSON
+    # The webhook-id of its deliveries (Standard Webhooks): the same on every retry and for every endpoint,
+    # so receivers can drop repeats. NULL for events recorded before webhooks (0005); they have no deliveries.
+    message_id: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[dt.datetime | None] = mapped_column()
