@@ -18,6 +18,7 @@ from datasources.database import create_database
 from gateway import collector, errors, supervision
 from gateway.auth.token_endpoint import issue_token
 from gateway.auth.tokens import TokenIssuer
+from gateway.dispatch import Dispatcher
 from gateway.graphql_view import GraphQLView
 from gateway.logs import LogFiles
 from gateway.middleware.auth import BearerAuthMiddleware
@@ -56,6 +57,9 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
         background = [asyncio.create_task(_check_log_files(log_files))]
         if supervised:
             background.append(asyncio.create_task(supervision.end_with_supervisor()))
+        if settings.webhooks.dispatch:  # cancelled below, before the database is disposed
+            dispatcher = Dispatcher(db, settings.webhooks, connect_timeout=settings.database_timeouts.connect)
+            background.append(asyncio.create_task(dispatcher.run()))
         try:
             yield {
                 "db": db,

@@ -16,6 +16,7 @@ from limits import parse_many
 from sqlalchemy.engine import make_url
 
 from datasources.database import Timeouts
+from gateway.dispatch.settings import WebhookSettings
 from schema.limits import DocumentLimits, RequestLimits
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gateway.db"
@@ -119,6 +120,7 @@ class Settings:
     document_limits: DocumentLimits = field(default_factory=DocumentLimits)
     rate_limits: RateLimits = field(default_factory=RateLimits)
     server: ServerLimits = field(default_factory=ServerLimits)
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     debug_sql: bool = False
 
     @classmethod
@@ -161,6 +163,7 @@ class Settings:
             ),
             rate_limits=RateLimits.from_env(env),
             server=ServerLimits.from_env(env),
+            webhooks=WebhookSettings.from_env(env),
             debug_sql=env.get("GATEWAY_DEBUG_SQL", "") == "1",
         )
 

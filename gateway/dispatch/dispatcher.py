@@ -78,7 +78,6 @@ class Dispatcher:
 
         stop_listening = wakeup.listen(committed)
         notifications = self._notifications()
-        log.info("webhook dispatcher %s started (%d at once)", self.name, self._settings.concurrency)
         try:
             async with self._sender() as sender:
                 try:
@@ -89,8 +88,7 @@ class Dispatcher:
             stop_listening()
             if notifications is not None:
                 notifications.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await notifications
+                await asyncio.gather(notifications, return_exceptions=True)
 
     async def run_once(self) -> int:
         """Claims what is due now (as much as the concurrency allows), sends it and records the outcomes;
@@ -121,16 +119,28 @@ class Dispatcher:
     async def _loop(self, sender: Sender) -> None:
         while True:
             self._wake.clear()  # before looking: a wake-up while claiming is not lost
-            free = self._settings.concurrency - len(self._inflight)
-            if free > 0:
-                claimed = await self._claim(free)
-                for claim in claimed:
-                    self._start(sender, claim)
-                if claimed and len(claimed) == free:
+            try:
+                if await self._claim_and_start(sender):
                     continue  # more may be due: claim again when a slot frees (or at once)
+            except Exception:
+                # The dispatcher outlives anything, a log handler that raises included (a full disk): its
+                # task ending would stop delivery until the restart, and fail the app's shutdown.
+                with contextlib.suppress(Exception):
+                    log.exception("webhook dispatcher: unexpected error")
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._settings.poll_interval):
                     await self._wake.wait()
+
+    async def _claim_and_start(self, sender: Sender) -> bool:
+        """Claims what is due as far as slots are free and starts sending it; True when every free slot
+        was filled."""
+        free = self._settings.concurrency - len(self._inflight)
+        if free <= 0:
+            return False
+        claimed = await self._claim(free)
+        for claim in claimed:
+            self._start(sender, claim)
+        return bool(claimed) and len(claimed) == free
 
     def _start(self, sender: Sender, claim: Claim) -> None:
         task = asyncio.create_task(self._deliver(sender, claim), name=f"webhook delivery {claim.delivery_id}")
@@ -140,6 +150,11 @@ class Dispatcher:
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._inflight.discard(task)
         self._wake.set()  # a slot is free
+        if not task.cancelled() and task.exception() is not None:
+            # Only a log handler that raises gets here (_deliver catches the rest): the outcome is lost and
+            # the claim runs out, so the delivery is sent again.
+            with contextlib.suppress(Exception):
+                log.error("webhook delivery: unexpected error", exc_info=task.exception())
 
     async def _settle(self, grace: float) -> None:
         if not self._inflight:

@@ -3,6 +3,7 @@ the deliveries as stored."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Any
 
@@ -39,3 +40,14 @@ async def stored(db: Database) -> list[WebhookDelivery]:
 async def one(db: Database, delivery_id: int) -> Any:
     async with db.reader() as session:
         return await session.get(WebhookDelivery, delivery_id)
+
+
+async def until_all(db: Database, status: str, timeout: float = 5.0) -> list[WebhookDelivery]:
+    """The deliveries once every one has `status` (a dispatcher records outcomes after the answer)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        deliveries = await stored(db)
+        if deliveries and all(delivery.status == status for delivery in deliveries):
+            return deliveries
+        assert asyncio.get_running_loop().time() < deadline, [delivery.status for delivery in deliveries]
+        await asyncio.sleep(0.05)
