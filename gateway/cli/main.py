@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from importlib.metadata import version
 
 from datasources.database import DatabaseUnavailable
-from gateway.cli import db, demo, serve, users
+from gateway.cli import attributes, db, demo, dispatch, serve, users, webhooks
 from gateway.server.run import CannotListen
 
 PACKAGE = "erp-shop-gateway"
@@ -33,6 +33,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version(PACKAGE)}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
-    for module in (serve, demo, users, db):
+    for module in (serve, dispatch, demo, users, webhooks, attributes, db):
         module.add_parser(commands)
     return parser

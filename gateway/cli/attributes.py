@@ -1,0 +1,59 @@
+"""`gateway attributes ...`: the company attributes (PHKey management), e.g. RESTEVENTS, which enables the
+ERP events."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from datasources import attributes
+from datasources.errors import DomainError
+from gateway.cli.arguments import HELP_FORMAT
+from gateway.cli.database import migrated_database
+from gateway.settings import Settings
+
+
+def add_parser(commands: Any) -> None:
+    actions = commands.add_parser("attributes", help="company attributes (PHKeys)").add_subparsers(
+        required=True, metavar="ACTION"
+    )
+    change = actions.add_parser(
+        "set",
+        help="create or change a company attribute",
+        description="Sets a company attribute, e.g. `gateway attributes set RESTEVENTS REST_Auft,REST_Kunde` "
+        "(or `*`) records the events from now on; an empty CONTENTS ('') records none.",
+        formatter_class=HELP_FORMAT,
+    )
+    change.add_argument("key", metavar="PHKEY", help="the attribute's key (stored in upper case)")
+    change.add_argument("contents", metavar="CONTENTS", help="its contents")
+    change.set_defaults(run=_set)
+    listing = actions.add_parser("list", help="list the company attributes", formatter_class=HELP_FORMAT)
+    listing.set_defaults(run=_list)
+
+
+async def _store(settings: Settings, key: str, contents: str) -> str:
+    async with migrated_database(settings) as database, database.writer() as session, session.begin():
+        return (await attributes.set_attribute(session, key, contents)).key
+
+
+async def _read(settings: Settings) -> list[tuple[str, str]]:
+    async with migrated_database(settings) as database, database.reader() as session:
+        return await attributes.list_attributes(session)
+
+
+def _set(args: argparse.Namespace) -> int:
+    try:
+        key = asyncio.run(_store(Settings.from_env(), args.key, args.contents))
+    except DomainError as error:
+        print(f"gateway: {error.message}", file=sys.stderr)
+        return 1
+    print(f"{key} = {args.contents!r}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    for key, contents in asyncio.run(_read(Settings.from_env())):
+        print(f"{key} = {contents!r}")
+    return 0
