@@ -28,6 +28,8 @@ from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
 from schema.scalars import SCALARS
 from schema.timing import ExecutionTiming
+from schema.webhooks.mutations import WebhookMutation
+from schema.webhooks.queries import WebhookQuery
 
 # The default limits (GATEWAY_GRAPHQL_* settings override them). The deepest document the REST layer
 # builds (article -> packagingUnits -> prices) is 4 levels and ~150 tokens; these leave room for real
@@ -40,8 +42,8 @@ MAX_TOKENS = DocumentLimits().max_tokens
 PLAN_CACHE_SIZE = 512
 
 
-Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery))
-Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation))
+Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery, WebhookQuery))
+Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation, WebhookMutation))
 
 
 class Schema(strawberry.Schema):

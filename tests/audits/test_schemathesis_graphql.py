@@ -57,4 +57,4 @@ def test_schemathesis_finds_no_server_error(tmp_path: Path) -> None:
             check=False,
         )
     assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
-    assert "Operations:       16 selected / 16 total" in run.stdout
+    assert "Operations:       21 selected / 21 total" in run.stdout
