@@ -22,7 +22,7 @@ class WebhookSettings:
 
     def __post_init__(self) -> None:
         if self.claim_time <= self.timeout:
-            raise SystemExit(
+            raise ValueError(
                 f"GATEWAY_WEBHOOK_CLAIM_TIME ({self.claim_time:g}) must be longer than "
                 f"GATEWAY_WEBHOOK_TIMEOUT ({self.timeout:g})"
             )
@@ -31,6 +31,13 @@ class WebhookSettings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> WebhookSettings:
         env = os.environ if environ is None else environ
         defaults, schedule = cls(), RetrySchedule()
+        try:
+            return cls._read(env, defaults, schedule)
+        except ValueError as error:  # one line and exit, as for every other setting
+            raise SystemExit(str(error)) from None
+
+    @classmethod
+    def _read(cls, env: Mapping[str, str], defaults: WebhookSettings, schedule: RetrySchedule) -> WebhookSettings:
         return cls(
             dispatch=_switch(env, "GATEWAY_WEBHOOK_DISPATCH", defaults.dispatch),
             timeout=_positive(env, "GATEWAY_WEBHOOK_TIMEOUT", defaults.timeout),
