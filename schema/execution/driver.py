@@ -5,14 +5,18 @@ resumption, and callbacks to collect its result, about 5 µs each. A full 1000-a
 resolver coroutines, nearly all of which only wait for one dataloader future. Here every coroutine is
 started at once and resumed inside the awaiting task itself: a future's done-callback only queues its
 coroutine, and the task runs all that are ready in one go. Each coroutine runs in its own copy of the
-context, as in a Task.
+context, as in a Task. The caller learns the order in which they finished, in waves: those resumed in
+one go (released by the same event, as the futures of one loader batch) form a wave. graphql-core reports
+errors as they arrive, and the run does too.
 
 The coroutines therefore run in the request's task, as graphql-core runs a lone awaited field, so
 `asyncio.current_task()` and `asyncio.timeout()` work in them (asyncpg needs both to connect). A
 timeout that expires in a resolver cancels the request's task: every coroutine of the level is then
-cancelled and run to its end; when the resolvers' timeouts took back all the cancellations, the level
-ends with their errors in place of results (and graphql-core answers the query), else the cancellation
-goes on.
+cancelled and run to its end. When the resolvers' timeouts took back all the cancellations, the level
+ends with their errors, and each coroutine cancelled with them is answered with the first of those
+errors (the expired timeout's): under graphql-core each resolver would have met its own timeout (a
+database that does not answer), and waiting for each again would multiply the stall. Else the
+cancellation goes on.
 """
 
 from __future__ import annotations
@@ -22,18 +26,24 @@ import contextvars
 from collections import deque
 from collections.abc import Awaitable, Coroutine, Sequence
 from types import CoroutineType
-from typing import Any
+from typing import Any, NamedTuple
 
 
-async def settle(awaitables: Sequence[Awaitable[Any]]) -> list[Any]:
-    """The results of `awaitables`, in order; an exception in place of the result of one that raised."""
+class Settled(NamedTuple):
+    results: list[Any]  # in the order of the awaitables; an exception in place of a result for one that raised
+    order: list[int]  # the awaitables' indices in the order they finished
+    waves: list[int]  # where each wave of `order` ends
+
+
+async def settle(awaitables: Sequence[Awaitable[Any]]) -> Settled:
+    """The results of `awaitables`, once all have finished."""
     results: list[Any] = [None] * len(awaitables)
     level = _Level(results)
     for index, awaitable in enumerate(awaitables):
         coroutine = awaitable if type(awaitable) is CoroutineType else _awaiting(awaitable)
         level.start(_Driven(level, index, coroutine))
     await level.run()
-    return results
+    return Settled(results, level.order, level.waves)
 
 
 async def _awaiting(awaitable: Awaitable[Any]) -> Any:
@@ -42,11 +52,14 @@ async def _awaiting(awaitable: Awaitable[Any]) -> Any:
 
 
 class _Level:
-    __slots__ = ("loop", "ready", "results", "running", "suspended", "wakeup")
+    __slots__ = ("expired", "loop", "order", "ready", "results", "running", "suspended", "wakeup", "waves")
 
     def __init__(self, results: list[Any]) -> None:
         self.loop = asyncio.get_running_loop()
         self.results = results
+        self.order: list[int] = []
+        self.waves: list[int] = []
+        self.expired: Exception | None = None  # the first error a coroutine ended with while cancelled
         self.running = 0  # started and not finished
         self.suspended: set[_Driven] = set()
         self.ready: deque[tuple[_Driven, Any, BaseException | None]] = deque()
@@ -58,6 +71,7 @@ class _Level:
 
     def finish(self, driven: _Driven, value: Any) -> None:
         self.results[driven.index] = value
+        self.order.append(driven.index)
         self.running -= 1
 
     def resumable(self, driven: _Driven, value: Any, error: BaseException | None) -> None:
@@ -75,14 +89,31 @@ class _Level:
         task = asyncio.current_task()
         if task is None or task.cancelling():
             raise cancelled
-        # Resolvers' timeouts took the cancellations back: their errors are the results.
+        # Resolvers' timeouts took the cancellations back: their errors are the results, and those of the
+        # coroutines cancelled with them.
+        expired = self.expired or TimeoutError("cancelled with its level when a resolver's timeout expired")
+        for index, result in enumerate(self.results):
+            if isinstance(result, asyncio.CancelledError):
+                self.results[index] = expired
 
     async def cancel(self) -> None:
         """Cancel what each coroutine waits on (as Task.cancel does) and run them all to their end."""
         for driven in list(self.suspended):
             if driven.waiting is not None:
                 driven.waiting.cancel()
+        finished, waves = len(self.order), len(self.waves)
         await self._drive(stop_when_cancelled=False)  # cancelled again: they are being cancelled already
+        # One wave, the coroutines whose timeouts expired first: the others would have failed after them.
+        tail = self.order[finished:]
+        cancelled = [isinstance(self.results[i], asyncio.CancelledError) for i in tail]
+        self.order[finished:] = [i for i, c in zip(tail, cancelled, strict=True) if not c] + [
+            i for i, c in zip(tail, cancelled, strict=True) if c
+        ]
+        del self.waves[waves:]
+        self._wave_end()
+        self.expired = next(
+            (error for i in self.order[finished:] if isinstance(error := self.results[i], Exception)), None
+        )
 
     async def _drive(self, *, stop_when_cancelled: bool) -> asyncio.CancelledError | None:
         """Resume ready coroutines until all have finished, or until the task is cancelled (returned)."""
@@ -91,13 +122,19 @@ class _Level:
                 driven, value, error = self.ready.popleft()
                 driven.resume(value, error)
             if self.running:
+                self._wave_end()
                 self.wakeup = self.loop.create_future()
                 try:
                     await self.wakeup
                 except asyncio.CancelledError as cancelled:
                     if stop_when_cancelled:
                         return cancelled
+        self._wave_end()
         return None
+
+    def _wave_end(self) -> None:
+        if len(self.order) > (self.waves[-1] if self.waves else 0):
+            self.waves.append(len(self.order))
 
 
 class _Driven:

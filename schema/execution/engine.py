@@ -1,9 +1,11 @@
 """The executor class Strawberry hands to graphql-core: compiled plans for queries, graphql-core for the rest.
 
 Strawberry parses, validates (with the request limits: depth, aliases, tokens) and coerces the variables
-as always; only the execution of a valid query changes. Mutations always run through graphql-core, so
-none is ever executed twice; a query whose compiled run diverges (a resolver raised, a null for a
-non-null field, ...) is run once more by graphql-core, which gives the exact errors.
+as always; only the execution of a valid query changes. A compiled run answers with graphql-core's data
+and errors (paths, null propagation, order) itself, so every query is executed once. Mutations always
+run through graphql-core. graphql-core answers a query the compiled run could not finish only when the
+run itself fails, which is a bug (logged), or meets a value its plan does not complete (an async iterable
+for a list; none of this schema's resolvers returns one).
 
 Each operation records the path it took in the request's statistics (Server-Timing: `graphql;desc=...`).
 """
@@ -14,11 +16,13 @@ import logging
 from typing import Any, cast
 
 from graphql import ExecutionResult, OperationType
+from graphql.execution.executor import CollectedErrors
 from graphql.pyutils import AwaitableOrValue
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from datasources.statistics import current_stats
 from schema.execution.cache import PlanCache
+from schema.execution.errors import Diverged
 from schema.execution.plan import ObjectPlan
 from schema.execution.run import Run
 
@@ -26,7 +30,7 @@ log = logging.getLogger("gateway.graphql.execution")
 
 COMPILED = "compiled"
 GRAPHQL_CORE = "graphql-core"
-FALLBACK = "compiled+graphql-core"  # the compiled run diverged; graphql-core answered
+FALLBACK = "compiled+graphql-core"  # the compiled run failed (a bug) or met what it does not complete
 
 
 class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -38,7 +42,7 @@ class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
         return self._run(plan)
 
     def _plan(self) -> ObjectPlan | None:
-        if self.operation.operation is not OperationType.QUERY:
+        if self.operation.operation is not OperationType.QUERY or not self.error_propagation:
             return None
         if self.middleware_manager is not None and self.middleware_manager.middlewares:
             return None  # an extension hooks resolve(): only graphql-core calls it
@@ -52,16 +56,27 @@ class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
 
     async def _run(self, plan: ObjectPlan) -> ExecutionResult:
         try:
-            data = await Run(self).execute(plan, self.root_value)
-        except Exception as diverged:
-            log.debug("compiled run diverged (%r); graphql-core runs the query", diverged)
-            _record(FALLBACK)
-            result = super().execute_operation()
-            if self.is_awaitable(result):
-                result = await result
-            return cast(ExecutionResult, result)
+            data = await Run(self, plan).execute(self.root_value)
+        except Diverged as diverged:
+            log.warning("the compiled run of %s met %s; graphql-core runs it", self._name(), diverged)
+            return await self._by_graphql_core()
+        except Exception:
+            log.exception("the compiled run of %s failed; graphql-core runs it", self._name())
+            return await self._by_graphql_core()
         _record(COMPILED)
         return self.build_response(data)  # type: ignore[return-value]
+
+    async def _by_graphql_core(self) -> ExecutionResult:
+        _record(FALLBACK)
+        self.collected_errors = CollectedErrors()  # the compiled run's are not graphql-core's answer
+        result = super().execute_operation()
+        if self.is_awaitable(result):
+            result = await result
+        return cast(ExecutionResult, result)
+
+    def _name(self) -> str:
+        name = self.operation.name
+        return name.value if name else "an operation"
 
 
 def _record(path: str) -> None:

@@ -7,7 +7,7 @@ class Unsupported(Exception):
     """The compiler has no plan for this operation (introspection, abstract types, ...): graphql-core runs it."""
 
 
-class Diverged(Exception):
-    """A compiled run met what graphql-core would answer with an error (a null for a non-null field, a value
-    a scalar cannot represent, a resolver that raised): the query is run again by graphql-core, which gives
-    the exact errors, paths and nulls. Queries have no side effects, so running one twice is safe."""
+class Diverged(BaseException):
+    """A compiled run met a value its plan does not complete (an async iterable for a list): graphql-core
+    runs the query instead (queries have no side effects). Not an `Exception`: it must pass through the
+    run's field handlers, which, as graphql-core's, turn every Exception into that field's error."""

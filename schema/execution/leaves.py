@@ -2,13 +2,12 @@
 
 Each leaf gets a pair: the Python type whose values are already what graphql-core would output (checked by
 `value.__class__ is exact`, no call at all), and a function for everything else. The function gives
-exactly graphql-core's `coerce_output_value` result, or raises `Diverged` where graphql-core would report
-an error, so that the operation is run again by graphql-core and answered with graphql-core's errors.
+exactly graphql-core's `complete_value` result for the leaf, or raises exactly what it raises (the same
+exception class and message): the caller locates and records it as graphql-core's executor does.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable
 from typing import Any
@@ -22,8 +21,7 @@ from graphql import (
     GraphQLString,
     Undefined,
 )
-
-from schema.execution.errors import Diverged
+from graphql.pyutils import inspect
 
 GRAPHQL_MAX_INT = 2_147_483_647
 GRAPHQL_MIN_INT = -2_147_483_648
@@ -39,8 +37,14 @@ class _Never:
 _PASS_THROUGH: dict[GraphQLLeafType, type] = {GraphQLString: str, GraphQLID: str, GraphQLBoolean: bool}
 
 
-def leaf_output(leaf_type: GraphQLLeafType, non_null: bool) -> tuple[type, Output]:
-    """(exact type, output function) of a leaf field of type `leaf_type` (NonNull when `non_null`)."""
+def null_message(parent_type: str, field_name: str) -> str:
+    """graphql-core's error for a null at a non-null position (list items of the field included)."""
+    return f"Cannot return null for non-nullable field {parent_type}.{field_name}."
+
+
+def leaf_output(leaf_type: GraphQLLeafType, non_null: bool, parent_type: str, field_name: str) -> tuple[type, Output]:
+    """(exact type, output function) of a leaf of type `leaf_type` (NonNull when `non_null`) of the field
+    `parent_type.field_name`."""
     coerce = leaf_type.coerce_output_value
     exact = _PASS_THROUGH.get(leaf_type, _Never)
     if leaf_type is GraphQLInt:
@@ -49,21 +53,25 @@ def leaf_output(leaf_type: GraphQLLeafType, non_null: bool) -> tuple[type, Outpu
         fast = _float
     else:
         fast = None
+    null = null_message(parent_type, field_name)
 
     def output(value: Any) -> Any:
-        if value is None or value is Undefined:
-            if non_null:
-                raise Diverged("null for a non-null leaf")
-            return None
         if fast is not None:
             done = fast(value)
             if done is not None:
                 return done
-        if isinstance(value, Exception) or inspect.isawaitable(value):
-            raise Diverged("an error or an awaitable in place of a value")
-        coerced = coerce(value)
+        if value is None or value is Undefined:
+            if non_null:
+                raise TypeError(null)
+            return None
+        if isinstance(value, Exception):
+            raise value  # graphql-core: an error returned as a value is the field's error
+        coerced = coerce(value)  # raises graphql-core's own "... cannot represent ..." errors
         if coerced is None or coerced is Undefined:
-            raise Diverged("a leaf coerced to null")
+            raise TypeError(
+                f"Expected `{inspect(leaf_type)}.coerce_output_value({inspect(value)})`"
+                f" to return non-nullable value, returned: {inspect(coerced)}"
+            )
         return coerced
 
     return exact, output

@@ -8,14 +8,18 @@ response keys in graphql-core's order and, per key, the cheapest way to produce 
   itself when it already is what the scalar outputs (tested inline: the exact class; for Int and Float
   also the range), else the scalar's output function;
 - a `ResolvedField`: everything else (custom resolvers, nested objects, lists), with its completion.
+
+Each also carries what an error there needs: the field's nodes (the error's `locations`) and whether the
+position is non-null (the error then nulls the nearest nullable position above it instead).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from graphql import FieldNode, GraphQLOutputType
 from graphql.pyutils import Path
 
 if TYPE_CHECKING:
@@ -23,7 +27,7 @@ if TYPE_CHECKING:
 
 # (source, run, path of the field) -> the field's value, or an awaitable of it
 Resolve = Callable[[Any, "Run", Path], Any]
-# (value, path of the value, run) -> the completed output
+# (value, path of the value, run) -> the completed output; raises what graphql-core's completion raises
 Complete = Callable[[Any, Path, "Run"], Any]
 
 
@@ -32,6 +36,8 @@ class Leaf(NamedTuple):
     get: Callable[[Any], Any]
     exact: type
     output: Callable[[Any], Any]
+    nodes: list[FieldNode]
+    non_null: bool
 
 
 class ResolvedField(NamedTuple):
@@ -39,6 +45,18 @@ class ResolvedField(NamedTuple):
     resolve: Resolve
     complete: Complete
     always_awaitable: bool  # an async resolver: no need to test its result
+    nodes: list[FieldNode]
+    non_null: bool
+    output_type: GraphQLOutputType
+    plan: ObjectPlan | None  # the plan of the objects it completes to, if any (lists of them too)
+
+
+class ItemSite(NamedTuple):
+    """A list's items as a position: where an awaited item is completed and an item's error is located."""
+
+    complete: Complete
+    nodes: list[FieldNode]
+    non_null: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +68,7 @@ class ObjectPlan:
     ints: tuple[Leaf, ...]  # Int: an int within 32 bits passes
     floats: tuple[Leaf, ...]  # Float: a finite float passes
     fields: tuple[ResolvedField, ...]
+    # Every key's entry in graphql-core's order (a str: `__typename`): when a leaf fails, the object is
+    # completed again in this order, so that its errors come, and stop it, where graphql-core's would.
+    in_order: tuple[Leaf | ResolvedField | str, ...]
+    resolved: Mapping[str, ResolvedField]  # by key: the way down a path to the position an error nulls

@@ -49,6 +49,10 @@ class FieldSite:
         return field if isinstance(field, StrawberryField) else None
 
     @property
+    def field_name(self) -> str:
+        return self.nodes[0].name.value
+
+    @property
     def has_arguments(self) -> bool:
         return bool(self.field_def.args or self.nodes[0].arguments)
 

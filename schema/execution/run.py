@@ -1,91 +1,240 @@
-"""Running a plan: objects completed breadth-first, awaitables gathered level by level.
+"""Running a plan: objects completed breadth-first, awaitables gathered level by level, errors as graphql-core's.
 
 Everything synchronous is completed at once; every awaitable a level produces (dataloader-backed and
 other async resolvers of all the objects of that level) is awaited together (driver.settle), and their
 results complete the next level. So loaders see whole levels of keys per batch, and no coroutine waits
 on another field's.
 
-Any exception, or a value graphql-core would answer with an error, ends the run: the caller runs the
-query through graphql-core instead. Coroutines that had not started yet are closed.
+Field errors are graphql-core's: whatever its executor turns into a field error (a resolver that raises,
+an error returned as a value, a null at a non-null position, a value a scalar cannot represent) is
+located at the field's nodes and path and recorded in graphql-core's own collection of the executor
+(`collected_errors`), which drops an error under a position already nulled, as graphql-core's run does.
+An error nulls its position if that is nullable, else the nearest nullable one above it (nulls.py).
+
+Their order is graphql-core's, which reports errors as they arrive:
+- what fails while a value is completed at once comes in the order graphql-core visits the fields:
+  depth-first, in response-key order, an object stopping at its first error that nulls it;
+- awaited values are completed in the order they finished, wave by wave (those released by one event,
+  as the futures of a loader batch, form a wave, in the order they were started); an error that nulls a
+  position above its own field comes after the other errors of its wave when graphql-core would carry
+  it up through a gather (nulls.Gathers), as graphql-core records it a few event-loop turns later.
+Where graphql-core's order depends on which query answers first (two root fields failing after their
+own queries), so does this one. One case differs: graphql-core starts an awaitable it awaits alone, and
+completes deeper levels of values that need no I/O, while values of a shallower level still wait; here a
+level is completed before the next starts, so such errors come after the shallower level's.
+
+Under a nulled position nothing more is done: an object's remaining fields are not resolved, and the
+awaitables of later levels below it are never started (their coroutines are closed). The coroutines of
+the level being awaited, though, run to their end and their results are dropped. graphql-core cancels
+such siblings (gather_with_cancel), which kills asyncpg queries in flight and leaves coroutines never
+awaited; here they are already under way, and a database session is never cancelled half-way.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
 
+from graphql import GraphQLError, located_error
 from graphql.execution import Executor
+from graphql.execution.executor import CollectedErrors
 from graphql.pyutils import Path
 
 from schema.execution.driver import settle
-from schema.execution.errors import Diverged
 from schema.execution.leaves import GRAPHQL_MAX_INT as INT_MAX
 from schema.execution.leaves import GRAPHQL_MIN_INT as INT_MIN
-from schema.execution.plan import ObjectPlan, ResolvedField
+from schema.execution.nulls import Gathers, Position, nearest_nullable
+from schema.execution.plan import ItemSite, Leaf, ObjectPlan, ResolvedField
+
+Site = ResolvedField | ItemSite | Leaf  # a position: its nodes, whether it is non-null, how it completes
+# An error to null a position with after its wave: (gathers crossed, arrival, path, error, the position)
+_Later = tuple[int, int, Path, GraphQLError, Position | None]
 
 
 class _Pending(NamedTuple):
     awaitable: Awaitable[Any]
-    field: ResolvedField
-    target: dict[str, Any]
+    site: ResolvedField | ItemSite
+    target: Any  # the dict (of a field) or list (of an item) its value goes in, at path.key
     path: Path
 
 
 class Run:
-    __slots__ = ("executor", "is_awaitable", "pending")
+    __slots__ = ("data", "errors", "executor", "gathers", "is_awaitable", "levels", "pending", "plan")
 
-    def __init__(self, executor: Executor[Any]) -> None:
+    def __init__(self, executor: Executor[Any], plan: ObjectPlan) -> None:
         self.executor = executor
+        self.plan = plan
+        self.errors: CollectedErrors = executor.collected_errors
         self.is_awaitable: Callable[[Any], bool] = executor.is_awaitable
         self.pending: list[_Pending] = []
+        self.data: dict[str, Any] | None = None
+        self.levels: list[Sequence[_Pending]] = []  # every level's pending values, as awaited
+        self.gathers: Gathers | None = None  # made from `levels` when an error needs it
 
-    async def execute(self, plan: ObjectPlan, root: Any) -> dict[str, Any]:
+    async def execute(self, root: Any) -> dict[str, Any] | None:
+        """The response's data; the errors are in the executor's `collected_errors`."""
         try:
-            data = self.object(plan, root, None)
-            while self.pending:
+            try:
+                self.data = self.object(self.plan, root, None)
+            except GraphQLError as error:  # a non-null root field failed: no data at all
+                self.errors.add(error, None)
+            while self.pending and self.data is not None:
                 await self._next_level()
-        except BaseException:
-            _discard(self.pending)
-            raise
-        return data
+        finally:
+            _discard(self.pending)  # never started: below a null, or the run failed
+        return self.data
 
     def object(self, plan: ObjectPlan, source: Any, path: Path | None) -> dict[str, Any]:
         result = dict.fromkeys(plan.keys)
         for key in plan.typenames:
             result[key] = plan.type_name
-        for key, get, exact, output in plan.leaves:
-            value = get(source)
-            result[key] = value if value.__class__ is exact else output(value)
-        for key, get, _, output in plan.ints:
-            value = get(source)
-            result[key] = value if value.__class__ is int and INT_MIN <= value <= INT_MAX else output(value)
-        for key, get, _, output in plan.floats:
-            value = get(source)
-            # x - x == 0.0 holds for a finite float only (inf - inf and NaN - NaN are NaN)
-            result[key] = value if value.__class__ is float and value - value == 0.0 else output(value)
+        try:
+            for key, get, exact, output, _, _ in plan.leaves:
+                value = get(source)
+                result[key] = value if value.__class__ is exact else output(value)
+            for key, get, _, output, _, _ in plan.ints:
+                value = get(source)
+                result[key] = value if value.__class__ is int and INT_MIN <= value <= INT_MAX else output(value)
+            for key, get, _, output, _, _ in plan.floats:
+                value = get(source)
+                # x - x == 0.0 holds for a finite float only (inf - inf and NaN - NaN are NaN)
+                result[key] = value if value.__class__ is float and value - value == 0.0 else output(value)
+        except Exception:
+            # No resolver has been called yet: complete the object again in graphql-core's order, so
+            # that its errors come in that order and one that nulls it stops it where graphql-core's would.
+            return self._in_order(plan, source, path)
         if plan.fields:
             type_name = plan.type_name
             for field in plan.fields:
                 field_path = Path(path, field.key, type_name)
-                value = field.resolve(source, self, field_path)
-                if field.always_awaitable or self.is_awaitable(value):
-                    self.pending.append(_Pending(value, field, result, field_path))
-                else:
-                    result[field.key] = field.complete(value, field_path, self)
+                try:
+                    value = field.resolve(source, self, field_path)
+                    if field.always_awaitable or self.is_awaitable(value):
+                        self.pending.append(_Pending(value, field, result, field_path))
+                    else:
+                        result[field.key] = field.complete(value, field_path, self)
+                except Exception as raw:
+                    self.failed(raw, field, field_path)
         return result
+
+    def _in_order(self, plan: ObjectPlan, source: Any, path: Path | None) -> dict[str, Any]:
+        result = dict.fromkeys(plan.keys)
+        type_name = plan.type_name
+        for entry in plan.in_order:
+            if isinstance(entry, str):
+                result[entry] = type_name
+                continue
+            field_path = Path(path, entry.key, type_name)
+            try:
+                if isinstance(entry, Leaf):
+                    value = entry.get(source)
+                    result[entry.key] = value if value.__class__ is entry.exact else entry.output(value)
+                    continue
+                value = entry.resolve(source, self, field_path)
+                if entry.always_awaitable or self.is_awaitable(value):
+                    self.pending.append(_Pending(value, entry, result, field_path))
+                else:
+                    result[entry.key] = entry.complete(value, field_path, self)
+            except Exception as raw:
+                self.failed(raw, entry, field_path)
+        return result
+
+    def items(self, items: Sequence[Any], site: ItemSite, path: Path) -> list[Any]:
+        """A list's items completed one by one, each error at its item; awaitable items are awaited, as
+        graphql-core awaits them."""
+        complete = site.complete
+        is_awaitable = self.is_awaitable
+        completed: list[Any] = []
+        for index, item in enumerate(items):
+            item_path = Path(path, index, None)
+            if is_awaitable(item):
+                completed.append(None)
+                self.pending.append(_Pending(item, site, completed, item_path))
+                continue
+            try:
+                completed.append(complete(item, item_path, self))
+            except Exception as raw:
+                self.failed(raw, site, item_path)
+                completed.append(None)
+        return completed
+
+    def failed(self, raw: Exception, site: Site, path: Path) -> None:
+        """graphql-core's handle_field_error: a nullable position records the error and stays null; a
+        non-null one raises it, located, to the handler of the position above."""
+        error = located_error(raw, site.nodes, path.as_list())
+        if site.non_null:
+            raise error
+        self.errors.add(error, path)
 
     async def _next_level(self) -> None:
         level, self.pending = self.pending, []
-        values = await settle([p.awaitable for p in level])
-        for pending, value in zip(level, values, strict=True):
-            if isinstance(value, BaseException):
-                raise Diverged("a resolver raised") from value
-            pending.target[pending.field.key] = pending.field.complete(value, pending.path, self)
+        self.levels.append(level)
+        errors = self.errors
+        if errors.errors:
+            level = self._outside_nulls(level)
+        settled = await settle([p.awaitable for p in level])
+        results, start = settled.results, 0
+        for end in settled.waves:
+            later: list[_Later] = []
+            for index in settled.order[start:end]:
+                pending = level[index]
+                if errors.errors and errors.has_nulled_position(pending.path):
+                    continue  # nulled while it ran: neither its value nor its error is wanted
+                value = results[index]
+                try:
+                    if isinstance(value, BaseException):
+                        raise value  # its resolver raised (a CancelledError cancels the operation, as in graphql-core)
+                    pending.target[pending.path.key] = pending.site.complete(value, pending.path, self)
+                except Exception as raw:
+                    self._awaited_failed(raw, pending, later)
+            for _, _, path, error, nearest in sorted(later, key=lambda entry: entry[:2]):
+                if not errors.has_nulled_position(path):
+                    self._null(nearest, error)
+            start = end
+
+    def _awaited_failed(self, raw: Exception, pending: _Pending, later: list[_Later]) -> None:
+        """An awaited value's error. One at a non-null position nulls the nearest nullable position above it,
+        in place (its ancestors are built): at once, or after the other errors of its wave when graphql-core
+        would carry it up through a gather, a few event-loop turns (nulls.Gathers)."""
+        try:
+            self.failed(raw, pending.site, pending.path)
+        except GraphQLError as error:
+            assert self.data is not None
+            nearest = nearest_nullable(self.plan, self.data, pending.path)
+            crossed = self._gathers().crossed(pending.path, None if nearest is None else nearest[2])
+            if crossed:
+                later.append((crossed, len(later), pending.path, error, nearest))
+            else:
+                self._null(nearest, error)
+
+    def _null(self, nearest: Position | None, error: GraphQLError) -> None:
+        if nearest is None:
+            self.data = None
+            self.errors.add(error, None)
+        else:
+            container, key, position = nearest
+            container[key] = None
+            self.errors.add(error, position)
+
+    def _gathers(self) -> Gathers:
+        if self.gathers is None:
+            self.gathers = Gathers(self.levels)
+        return self.gathers
+
+    def _outside_nulls(self, level: list[_Pending]) -> list[_Pending]:
+        """The pending values not under a nulled position; the others are discarded unstarted."""
+        live: list[_Pending] = []
+        for pending in level:
+            if self.errors.has_nulled_position(pending.path):
+                _discard((pending,))
+            else:
+                live.append(pending)
+        return live
 
 
-def _discard(pending: list[_Pending]) -> None:
-    """Close the coroutines a failed run never started; nothing is left pending or unawaited."""
+def _discard(pending: Sequence[_Pending]) -> None:
+    """Close the coroutines a run never started; nothing is left pending or unawaited."""
     for item in pending:
         awaitable = item.awaitable
         if asyncio.iscoroutine(awaitable):

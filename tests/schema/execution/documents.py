@@ -8,8 +8,10 @@ construction, never filtered:
 - aliases are counted the way MaxAliasesLimiter counts them: a fragment's once per spread;
 - a variable is declared where it is first used, with the type of that position (or the type made nullable
   where the argument has a default); only nullable or defaulted variables are ever left out.
-Argument values come from the given `Domains` (real rows most of the time, now and then misses); at most one
-field per document draws values answered with an error (see `_Builder.failure_left`).
+Argument values come from the given `Domains` (real rows most of the time, now and then misses, and values
+answered with an error); fields whose data can fail (`failing`: a value the scalar cannot represent) are
+selected like any other. Which failures may meet in one document is kept to what graphql-core answers the
+same way whatever the timing (see `_Builder.may_fail_at`).
 """
 
 from __future__ import annotations
@@ -64,10 +66,14 @@ class Domain:
 Domains = Mapping[tuple[str, str], Domain]
 
 
-def documents(schema: GraphQLSchema, domains: Domains) -> st.SearchStrategy[Document]:
+def documents(
+    schema: GraphQLSchema, domains: Domains, failing: frozenset[tuple[str, str]] = frozenset()
+) -> st.SearchStrategy[Document]:
+    """Documents over `schema`'s Query; `failing`: (type, field) pairs whose data may be answered with an error."""
+
     @st.composite
     def build(draw: st.DrawFn) -> Document:
-        return _Builder(draw, schema, domains).document()
+        return _Builder(draw, schema, domains, failing).document()
 
     return build()
 
@@ -97,10 +103,13 @@ class _Fragment:
 
 
 class _Builder:
-    def __init__(self, draw: st.DrawFn, schema: GraphQLSchema, domains: Domains) -> None:
+    def __init__(
+        self, draw: st.DrawFn, schema: GraphQLSchema, domains: Domains, failing: frozenset[tuple[str, str]]
+    ) -> None:
         self.draw = draw
         self.schema = schema
         self.domains = domains
+        self.failing = failing
         self.keys: dict[str, dict[str, tuple[str, str]]] = {}  # type -> response key -> (field, arguments)
         self.variables: dict[str, _Variable] = {}
         self.fragments: list[_Fragment] = []
@@ -108,11 +117,14 @@ class _Builder:
         self.building: set[str] = set()  # fragments whose bodies are being built: not to be spread in them
         self.aliases = 0
         self.names = 0
-        # graphql-core reports concurrent errors in the order they arrive, and of several that null the same
-        # parent only the first: with two fields failing after I/O, neither answer is reproducible. So at
-        # most one field of a document draws values answered with an error, and a root field (a nested one
-        # runs once per parent object: several times in a list or under two root fields).
-        self.failure_left = True
+        # graphql-core reports errors in the order they arrive, and of several that null the same position
+        # only the first: when a non-null root field fails after its query (nulling `data`), which of the
+        # other failures arrived before it depends on timing. So such a failure is the document's only one;
+        # failures at nullable root fields (each nulls only itself) and data failures may be many. Only root
+        # fields draw failing arguments (a nested field runs once per parent object).
+        self.failures = 0  # fields that drew failing arguments
+        self.strict_failure = False  # one of them is a non-null root field
+        self.data_failure = False  # a field whose data may fail is selected
         self.may_fail = False  # the field whose arguments are being drawn may draw a failure
         self.failed = False  # and has drawn one
         self.budget = FIELD_BUDGET
@@ -160,17 +172,25 @@ class _Builder:
     def field(self, type_: GraphQLObjectType) -> str:
         fields = type_.fields
         names = sorted(fields)
+        if self.strict_failure:
+            names = [name for name in names if (type_.name, name) not in self.failing]
         if self.budget <= 0:
             names = [name for name in names if is_leaf_type(get_named_type(fields[name].type))]
         if not names:
             return self.typename(type_)
         # Objects half the time, though most fields are leaves: the deep paths are where plans nest.
         objects = [name for name in names if not is_leaf_type(get_named_type(fields[name].type))]
+        failing = [name for name in names if (type_.name, name) in self.failing]
         if objects and len(objects) < len(names) and self.chance(50):
             names = objects
+        elif failing and self.chance(50):
+            names = failing  # a field whose data may fail: often, or few documents would reach one
         name = self.draw(st.sampled_from(names))
         self.budget -= 1
         self.features.add(f"{type_.name}.{name}")
+        if (type_.name, name) in self.failing:
+            self.data_failure = True
+            self.features.add("data failure")
         registry = self.keys.setdefault(type_.name, {})
         same = [k for k, (f, _) in registry.items() if f == name and (k == name or self.aliases < MAX_ALIASES)]
         if self.aliases >= MAX_ALIASES and name in registry:
@@ -184,11 +204,16 @@ class _Builder:
             arguments = registry[key][1]
             self.features.add("merged key")
         else:
-            self.failed, self.may_fail = False, self.failure_left and type_ is self.schema.query_type
+            self.failed, self.may_fail = False, self.may_fail_at(type_, fields[name])
             arguments = self.arguments(name, fields[name])
             if self.failed:
-                self.failure_left = False
+                self.failures += 1
+                self.strict_failure = isinstance(fields[name].type, GraphQLNonNull)
                 self.features.add("failing field")
+                if self.failures > 1:
+                    self.features.add("several failing fields")
+                if self.strict_failure:
+                    self.features.add("failing non-null field")
             key = self.new_key(type_, name, arguments)
             if any(f == name and a != arguments for f, a in registry.values()):
                 self.features.add("field twice with different arguments")
@@ -203,6 +228,13 @@ class _Builder:
         if isinstance(named, GraphQLObjectType):
             selection += " " + self.selection_set(named)
         return selection
+
+    def may_fail_at(self, type_: GraphQLObjectType, field: GraphQLField) -> bool:
+        if type_ is not self.schema.query_type or self.strict_failure:
+            return False
+        if isinstance(field.type, GraphQLNonNull):  # it would null `data`: only when it is the only failure
+            return not self.failures and not self.data_failure
+        return True
 
     def new_key(self, type_: GraphQLObjectType, name: str, arguments: str) -> str:
         registry = self.keys[type_.name]

@@ -1,14 +1,20 @@
-"""The executor paths: compiled, graphql-core for what is not compiled, and graphql-core after a divergence."""
+"""The executor paths on the real schema: compiled (errors included, in one run), graphql-core for what is not
+compiled."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 import strawberry.schema.schema as strawberry_schema_module
 from graphql.validation import validate  # what Strawberry's validation step calls
 
 from datasources.database import Database
-from schema.execution import FALLBACK, GRAPHQL_CORE
-from tests.schema.execution.differential import assert_same, compiled_schema, execute
+from datasources.statistics import QueryStats, current_stats
+from schema.context import Context
+from schema.execution import COMPILED, GRAPHQL_CORE
+from schema.schema import Schema
+from tests.schema.execution.differential import SHOP, Counted, assert_same, compiled_schema, execute
 
 pytestmark = pytest.mark.usefixtures("catalogue")
 
@@ -26,8 +32,8 @@ async def test_a_query_runs_compiled(db: Database) -> None:
     }
 
 
-async def test_a_resolver_that_raises_is_answered_by_graphql_core(db: Database) -> None:
-    result = await assert_same(db, "{ mediaContent(id: 999999) { fileName } }", path=FALLBACK)
+async def test_a_resolver_that_raises_is_answered_in_the_one_compiled_run(db: Database) -> None:
+    result = await assert_same(db, "{ mediaContent(id: 999999) { fileName } }")
     assert result.data is None
     assert result.errors is not None
     assert [(e.message, e.path, e.extensions) for e in result.errors] == [
@@ -35,12 +41,46 @@ async def test_a_resolver_that_raises_is_answered_by_graphql_core(db: Database) 
     ]
 
 
-async def test_a_denied_permission_is_answered_by_graphql_core(db: Database) -> None:
-    result = await assert_same(db, ARTICLE, {"n": "A-100"}, path=FALLBACK, user=None)
+async def test_a_denied_permission_is_answered_in_the_one_compiled_run(db: Database) -> None:
+    result = await assert_same(db, ARTICLE, {"n": "A-100"}, user=None)
     assert result.data == {"article": None}
     assert result.errors is not None
     assert result.errors[0].extensions == {"code": "insufficient_scope"}
     assert result.errors[0].path == ["article"]
+
+
+HEAVY = (
+    "articles(limit: 10) {{ items {{ number designation prices {{ amount }} stock {{ quantity }} media {{ id }} }} }}"
+)
+FAILING = 'article(number: "A-100", customerNumber: "999999") { number }'  # the 31st field: no alias left'
+
+
+async def _statements(schema: Schema, db: Database, document: str) -> tuple[int, list[str], dict[str, object]]:
+    """SQL statements, graphql-core's runs and the data of one execution."""
+    stats = QueryStats()
+    token = current_stats.set(stats)
+    try:
+        context = Context(db=db, user=SHOP, request_id="t", log_dir=Path("/nonexistent"), work_dir=Path("/x"))
+        with Counted() as counted:
+            result = await schema.execute(document, context_value=context)
+    finally:
+        current_stats.reset(token)
+    assert stats.graphql_paths == [COMPILED], result.errors
+    return stats.statements, counted.runs, result.data or {}
+
+
+async def test_heavy_aliases_and_a_failing_field_execute_once(db: Database) -> None:
+    # The audit's case: 30 aliases of a heavy field and one field that fails. The compiled run answers the
+    # error itself: the statements are those of the aliases plus those of the failing field, not twice.
+    schema = compiled_schema()
+    aliases = " ".join(f"a{i}: " + HEAVY.format() for i in range(30))
+    heavy, runs, data = await _statements(schema, db, f"{{ {aliases} }}")
+    failing, _, _ = await _statements(schema, db, f"{{ {FAILING} }}")
+    both, runs_both, data_both = await _statements(schema, db, f"{{ {aliases} {FAILING} }}")
+    assert heavy > 30 and failing >= 1
+    assert both == heavy + failing
+    assert runs == runs_both == []  # graphql-core's executor never ran
+    assert data_both == {**data, "article": None}
 
 
 @pytest.mark.parametrize(

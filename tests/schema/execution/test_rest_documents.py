@@ -1,9 +1,11 @@
 """Every document the REST layer builds, run by the compiled plans and by graphql-core: identical answers.
 
 The app's executor seam is replaced by one that runs each query it is given a second time through the
-graphql-core reference schema (with a fresh context) and keeps both answers. Then each GET route is called
-without `fields`, with each of its fields alone, and with nested selections, on demo data with an order
-and an offer; the answers must be byte-identical and every route's query must have run compiled.
+graphql-core reference schema (with a fresh context) and keeps both answers; the app's schema counts the
+operations graphql-core's executor runs for it. Then each GET route is called without `fields`, with each
+of its fields alone, and with nested selections, on demo data with an order and an offer, and with what
+makes a route's query fail (missing records, a conflict, invalid values, a user without the scope); the
+answers must be byte-identical and every route's query must have run compiled, once.
 """
 
 from __future__ import annotations
@@ -29,15 +31,16 @@ from rest_compat.articles import ARTICLE, SINGLE_ARTICLE
 from rest_compat.customers import CUSTOMER
 from rest_compat.media import MEDIA
 from schema.context import Context
-from schema.execution import COMPILED, FALLBACK, GRAPHQL_CORE, Executor
+from schema.execution import COMPILED, GRAPHQL_CORE, Executor
 from tests.http import body
-from tests.schema.execution.differential import reference_schema, response
+from tests.schema.execution.differential import Counted, counting, reference_schema, response
 
 
 @dataclass
 class Checked:
     document: str
     paths: list[str]
+    runs: list[str]  # the operations graphql-core's executor ran for the app's schema
     compiled: bytes
     reference: bytes | None
 
@@ -53,7 +56,8 @@ class DifferentialExecutor(Executor):
         stats = current_stats.get()
         assert stats is not None
         before = len(stats.graphql_paths)
-        result = await super().execute(document, variables, context)
+        with Counted() as counted:
+            result = await super().execute(document, variables, context)
         paths = stats.graphql_paths[before:]
         reference = None
         if paths != [GRAPHQL_CORE]:  # a query (mutations are never run twice)
@@ -62,7 +66,7 @@ class DifferentialExecutor(Executor):
                 document, variable_values=dict(variables or {}), context_value=fresh
             )
             reference = response(other)
-        self.checked.append(Checked(document, paths, response(result), reference))
+        self.checked.append(Checked(document, paths, counted.runs, response(result), reference))
         return result
 
 
@@ -93,7 +97,7 @@ async def shop(
     executors: list[DifferentialExecutor] = []
 
     def differential(schema: Any) -> DifferentialExecutor:
-        executors.append(DifferentialExecutor(schema))
+        executors.append(DifferentialExecutor(counting(schema)))
         return executors[-1]
 
     monkeypatch.setattr(gateway_app, "Executor", differential)
@@ -155,7 +159,7 @@ async def test_every_rest_query_is_compiled_and_answers_like_graphql_core(shop: 
     checked = shop.executor.checked
     assert len(checked) == len(requests)
     for request, run in zip(requests, checked, strict=True):
-        assert run.paths == [COMPILED], (request, run.paths)
+        assert (run.paths, run.runs) == ([COMPILED], []), request
         assert run.compiled == run.reference, request
 
 
@@ -164,11 +168,37 @@ async def test_every_rest_query_is_compiled_and_answers_like_graphql_core(shop: 
     [
         ("/www/artikelmediadaten/2147483000", 404),  # the resolver raises NOT_FOUND
         ("/www/adressensuche?OrtLand=CH", 409),  # more than one match: CONFLICT
+        ("/www/adressensuche?EmailAdress=nobody@example.ch", 404),  # no match
+        ("/www/artikel?limit=3&adrsprache=xx", 400),  # not a language
+        ("/www/artikel?limit=3&debinr=999999", 404),  # no such customer
+        ("/www/artikel/{article}?debinr=999999", 404),
+        ("/www/artikel/{article}?adrsprache=xx&fields=ArtNr,Preis", 400),
     ],
 )
-async def test_a_query_whose_resolver_raises_falls_back_with_the_same_error(shop: Shop, path: str, status: int) -> None:
-    response = await shop.client.get(path)
-    assert response.status_code == status
+async def test_a_query_whose_resolver_raises_is_answered_in_one_compiled_run(
+    shop: Shop, path: str, status: int
+) -> None:
+    response = await shop.client.get(path.format(media=shop.media, article=shop.articles[0]))
+    assert response.status_code == status, response.text
     [run] = shop.executor.checked
-    assert run.paths == [FALLBACK]
+    assert (run.paths, run.runs) == ([COMPILED], [])
     assert run.compiled == run.reference
+    assert b'"errors"' in run.compiled
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/www/kunden/{customer}",  # the shop scope
+        "/www/adressen/{address}",
+        "/www/auftrag/{order}",
+        "/www/artikel?limit=2&debinr={customer}",  # an argument that needs the shop scope
+    ],
+)
+async def test_a_user_without_the_scope_is_answered_in_one_compiled_run(shop: Shop, token_for: Any, path: str) -> None:
+    url = path.format(customer=shop.customer, address=shop.address, order=shop.order)
+    response = await shop.client.get(url, headers=token_for("catalogue"))
+    assert response.status_code == 403, response.text
+    [run] = shop.executor.checked
+    assert (run.paths, run.runs) == ([COMPILED], [])
+    assert b"insufficient_scope" in run.compiled

@@ -1,136 +1,30 @@
 """The compiled path's rules, on a small schema that has every case: each document is run by the compiled
-plans and by graphql-core alone, and the responses must be byte-identical (errors, paths and nulls too)."""
+plans and by graphql-core alone, and the responses must be byte-identical (errors, paths and nulls too),
+with graphql-core's executor never running for the compiled schema.
+
+Nothing here waits on I/O, so graphql-core's order of errors is fixed, and compared exactly: where two
+fields fail concurrently, the one that fails first (before any await, or after a shorter sleep) comes
+first. The rules of errors are those of graphql-core and the spec: an error nulls its position when that
+is nullable, else the nearest nullable position above it (a field or a list item), or `data`; of several
+errors that null the same position only the first is reported; each is located at its field's nodes,
+with the path of response keys (aliases) and list indices.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from enum import Enum
 from typing import Any
 
 import pytest
 import strawberry
-from graphql import GraphQLError
 
-from datasources.statistics import QueryStats, current_stats
-from schema.execution import COMPILED, FALLBACK, GRAPHQL_CORE
+from schema.execution import FALLBACK, GRAPHQL_CORE
 from schema.execution.compiler import Compiler
+from schema.execution.run import Run
 from schema.schema import Schema
-from tests.schema.execution.differential import response
-
-
-@strawberry.enum
-class Colour(Enum):
-    RED = "red"
-    BLUE = "blue"
-
-
-@strawberry.type
-class Item:
-    name: str
-    size: int
-    ratio: float | None
-    colour: Colour
-    tags: list[str]
-    maybe: str | None = None
-    count: int = 1  # plain attributes of Int and Float: checked inline
-    weight: float = 1.5
-
-    @strawberry.field
-    async def twice(self, times: int = 2) -> str:
-        return self.name * times
-
-    @strawberry.field
-    def upper(self, info: strawberry.Info) -> str:
-        assert info.path.key in ("upper", "u")
-        return self.name.upper()
-
-    @strawberry.field
-    async def broken(self) -> str | None:
-        raise ValueError(f"{self.name} is broken")
-
-    @strawberry.field
-    async def timed(self) -> str:
-        # As asyncpg connecting from a resolver that first waited on something else: asyncio.timeout
-        # needs a current task after the coroutine is resumed, not only when it starts.
-        await asyncio.sleep(0)
-        async with asyncio.timeout(5):
-            await asyncio.sleep(0)
-            return self.name
-
-    @strawberry.field
-    def missing(self) -> str:
-        return None  # type: ignore[return-value]  # a null for a non-null field
-
-    @strawberry.field
-    def awaitable(self) -> str:
-        return asyncio.sleep(0, result=self.name)  # type: ignore[return-value]  # a sync resolver's awaitable
-
-
-@strawberry.input
-class Filter:
-    prefix: str = ""
-    colours: list[Colour] | None = None
-
-
-def _items() -> list[Item]:
-    return [
-        Item(name="a", size=1, ratio=0.5, colour=Colour.RED, tags=["x", "y"]),
-        Item(name="b", size=2, ratio=None, colour=Colour.BLUE, tags=[], maybe="m"),
-        Item(name="c", size=3, ratio=2.0, colour=Colour.RED, tags=["z"]),
-        Item(name="d", size=4, ratio=None, colour=Colour.BLUE, tags=[], count=2**31, weight=float("inf")),
-    ]
-
-
-@strawberry.type
-class Query:
-    @strawberry.field
-    async def items(self, filter: Filter | None = None, first: int | None = None) -> list[Item]:
-        found = [
-            item
-            for item in _items()
-            if filter is None
-            or (item.name.startswith(filter.prefix) and (filter.colours is None or item.colour in filter.colours))
-        ]
-        return found[:first] if first is not None else found
-
-    @strawberry.field
-    def item(self, root: Any, name: str) -> Item | None:
-        return next((item for item in _items() if item.name == name), None)
-
-    @strawberry.field
-    def huge(self) -> int:
-        return 2**40  # not a GraphQL Int
-
-    @strawberry.field
-    def nan(self) -> float:
-        return float("nan")
-
-    @strawberry.field
-    def number_as_text(self) -> str:
-        return 42  # type: ignore[return-value]  # graphql-core's String output turns it into "42"
-
-
-COMPILED_SCHEMA = Schema(query=Query)
-REFERENCE_SCHEMA = Schema(query=Query, compiled=False)
-
-
-async def run(schema: Schema, document: str, variables: dict[str, Any] | None) -> tuple[bytes, list[str]]:
-    stats = QueryStats()
-    token = current_stats.set(stats)
-    try:
-        result = await schema.execute(document, variable_values=variables)
-    finally:
-        current_stats.reset(token)
-    return response(result), stats.graphql_paths
-
-
-async def same(document: str, variables: dict[str, Any] | None = None, path: str = COMPILED) -> bytes:
-    compiled, paths = await run(COMPILED_SCHEMA, document, variables)
-    reference, _ = await run(REFERENCE_SCHEMA, document, variables)
-    assert paths == [path]
-    assert compiled == reference
-    return compiled
+from tests.schema.execution.differential import Counted, counting
+from tests.schema.execution.small_schema import COMPILED_SCHEMA, REFERENCE_SCHEMA, Query, run, same
 
 
 @pytest.mark.parametrize(
@@ -149,37 +43,150 @@ async def same(document: str, variables: dict[str, Any] | None = None, path: str
         ("{ items { a: name a: name b: __typename } __typename }", None),
         ("query($s: Boolean!) { items { name @skip(if: $s) size @include(if: true) } }", {"s": True}),
         ("query($s: Boolean!) { items { name @skip(if: $s) size @include(if: true) } }", {"s": False}),
-        ("{ items { awaitable } }", None),
-        (
-            "{ items { timed } }",
-            None,
-        ),  # resumed resolvers run inside a task  # a sync resolver's awaitable is awaited, as graphql-core does
+        ("{ items { awaitable } }", None),  # a sync resolver's awaitable is awaited, as graphql-core does
+        ("{ items { timed } }", None),  # resumed resolvers run inside a task
+        ("{ items { lazyTags } }", None),  # any iterable completes a list
+        ("{ items { awaitedTags } }", None),  # awaitable items are awaited
     ],
 )
 async def test_compiled_like_graphql_core(document: str, variables: dict[str, Any] | None) -> None:
-    await same(document, variables)
+    body = await same(document, variables)
+    assert b'"errors"' not in body
 
 
 @pytest.mark.parametrize(
     "document",
     [
-        "{ items { name broken } }",  # an async resolver raises deep in a list
-        "{ items { name missing } }",  # null for a non-null field: the error nulls the item
-        "{ huge }",  # an Int out of range
+        # A nullable field's error nulls the field: raised, raised later, returned, at once.
+        "{ items { name broken } }",
+        "{ items { name brokenAtOnce } }",
+        "{ items { name brokenLater } }",
+        "{ items { name errorValue } }",
+        '{ item(name: "a") { oddColour } }',  # an enum value it does not have
+        "{ items { name brokenAttribute } }",  # an attribute beyond 32 bits
+        # A non-null field's error nulls the nearest nullable position above it.
+        '{ item(name: "a") { name missing } }',  # the object
+        '{ item(name: "a") { itself { itself { missing } } } }',  # through non-null objects
+        '{ item(name: "a") { maybeItself { itself { missing } } } }',  # the nearest nullable only
+        '{ item(name: "a") { name missingLater } }',  # awaited: the built object is nulled in place
+        '{ item(name: "a") { maybeItself { itself { missingLater } } } }',
+        "{ items { name missing } }",  # up to data: [Item!]! of a non-null root field
+        "{ items { name strictAttribute } }",
+        "{ wrapper { items { name missingLater } } }",  # awaited, through a non-null list: the wrapper
+        '{ item(name: "a") { siblings { name missingLater } } }',  # [Item]: each item
+        '{ item(name: "a") { strictSiblings { name missingLater } } }',  # [Item!]: the list
+        '{ strictItem(name: "b") { name missing } item(name: "a") { name } }',  # a non-null root: data
+        "{ huge }",  # an Int out of range at a non-null root field
         "{ nan }",  # a Float that is not finite
         "{ items { name } huge }",
-        "{ items { count } }",  # an attribute beyond 32 bits
+        "{ items { count } }",  # an Int attribute beyond 32 bits in a non-null field: data
         "{ items { weight } }",  # an infinite attribute
+        # List items by their nullability.
+        '{ item(name: "a") { numbers } }',  # [Int]!: the item
+        '{ item(name: "a") { strictNumbers } }',  # [Int!]: the list
+        '{ item(name: "a") { notAList } }',
+        '{ item(name: "a") { awaitedNumbers } }',  # an awaited item that is not an Int
+        # Locations and paths: merged fields give every node; aliases and indices make the path.
+        '{ item(name: "a") { broken broken } i: item(name: "b") { b: broken, ...F } } fragment F on Item { b: broken }',
+        "{ first: items(first: 2) { n: name m: missing } }",
+        # Order: at once in graphql-core's order (keys, depth first), awaited ones as they arrive.
+        "{ items { broken brokenAtOnce } }",
+        "{ items { brokenAttribute brokenAtOnce } }",  # a leaf after a resolved field fails in key order
+        "{ items { brokenAtOnce brokenAttribute __typename } }",
+        "{ items { strictAttribute brokenAtOnce } }",  # the first error nulls the item: the other never runs
+        "{ items { brokenAtOnce strictAttribute } }",  # the error before it stays
+        '{ late: failsLater(message: "late") soon: fails(message: "soon") }',  # the first to fail first
+        '{ a: failsLater(message: "a", seconds: 0.03) b: failsLater(message: "b", seconds: 0.01) }',
+        '{ items { brokenLater } soon: fails(message: "soon") }',
+        # Of errors that null the same position only the first is reported.
+        '{ item(name: "a") { missing again: missing } }',
+        '{ item(name: "a") { missingLater again: missingLater } }',
+        '{ item(name: "a") { brokenAtOnce missingLater } }',  # an error before the null stays
+        '{ item(name: "a") { missing broken } }',  # a field below the null never runs
+        '{ a: strictFailsLater(message: "a", seconds: 0.01) b: strictFailsLater(message: "b", seconds: 0.03) }',
+        '{ x: failsLater(message: "x", seconds: 0.01) s: strictFailsLater(message: "s") y: failsLater(message: "y") }',
     ],
 )
-async def test_what_graphql_core_answers_with_errors_falls_back(document: str) -> None:
-    body = await same(document, path=FALLBACK)
+async def test_errors_and_nulls_like_graphql_core(document: str) -> None:
+    body = await same(document)
     assert b'"errors"' in body
+
+
+async def test_errors_keep_their_codes() -> None:
+    result = await COMPILED_SCHEMA.execute("{ items { broken } }")
+    assert result.errors is not None
+    assert {e.extensions["code"] for e in result.errors if e.extensions} == {"internal"}
+
+
+EVENTS: list[str] = []
+
+
+@strawberry.type
+class Below:
+    @strawberry.field
+    async def value(self) -> str:
+        EVENTS.append("below the null, started")
+        return "v"
+
+
+@strawberry.type
+class Siblings:
+    @strawberry.field
+    async def strict(self) -> str:
+        await asyncio.sleep(0.01)
+        raise ValueError("strict")
+
+    @strawberry.field
+    async def slow(self) -> Below:
+        try:
+            await asyncio.sleep(0.03)
+        except asyncio.CancelledError:
+            EVENTS.append("slow cancelled")
+            raise
+        EVENTS.append("slow finished")
+        return Below()
+
+    @strawberry.field
+    async def expires(self) -> str | None:
+        async with asyncio.timeout(0.01):
+            await asyncio.sleep(1)
+        return "never"
+
+    @strawberry.field
+    async def waits(self) -> str | None:
+        await asyncio.sleep(1)
+        return "never"
+
+
+SIBLINGS = counting(Schema(query=Siblings))
+
+
+async def test_a_null_stops_what_is_below_it_but_not_what_already_runs() -> None:
+    # graphql-core cancels the siblings of a failed non-null field; the compiled run lets the level's
+    # coroutines finish (a database session is never cancelled half-way) and never starts the next level's.
+    EVENTS.clear()
+    with Counted() as counted:
+        result = await SIBLINGS.execute("{ strict slow { value } }")
+    assert result.data is None
+    assert [(e.message, e.path) for e in result.errors or ()] == [("Unexpected error.", ["strict"])]
+    assert EVENTS == ["slow finished"]
+    assert counted.runs == []
+
+
+async def test_a_resolver_timeout_answers_its_level_with_its_error() -> None:
+    # The level's coroutines share the request's task: when one's timeout expires, all are cancelled, and
+    # those cancelled with it get its error, as each would have met its own timeout under graphql-core
+    # when the database does not answer (driver.py).
+    with Counted() as counted:
+        result = await SIBLINGS.execute("{ waits expires }")
+    assert result.data == {"waits": None, "expires": None}
+    assert [e.path for e in result.errors or ()] == [["expires"], ["waits"]]  # the expired one first
+    assert counted.runs == []
 
 
 async def test_variables_that_do_not_coerce_never_reach_an_executor() -> None:
     document = "query($n: Int) { items(first: $n) { name } }"
-    compiled, paths = await run(COMPILED_SCHEMA, document, {"n": "three"})
+    compiled, paths, _ = await run(COMPILED_SCHEMA, document, {"n": "three"})
     assert paths == []
     assert compiled == (await run(REFERENCE_SCHEMA, document, {"n": "three"}))[0]
 
@@ -209,21 +216,42 @@ async def test_a_compiler_failure_is_logged_and_graphql_core_answers(
         raise RuntimeError("a compiler bug")
 
     monkeypatch.setattr(Compiler, "operation_plan", broken)
-    schema = Schema(query=Query)
-    stats = QueryStats()
-    token = current_stats.set(stats)
-    try:
-        with caplog.at_level(logging.ERROR, "gateway.graphql.execution"):
-            result = await schema.execute("query Broken { items { name } }")
-    finally:
-        current_stats.reset(token)
-    assert result.data == {"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]}
-    assert stats.graphql_paths == [GRAPHQL_CORE]
+    with caplog.at_level(logging.ERROR, "gateway.graphql.execution"):
+        body, paths, runs = await run(counting(Schema(query=Query)), "query Broken { items { name } }", None)
+    assert body == b'{"data":{"items":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"}]}}'
+    assert (paths, runs) == ([GRAPHQL_CORE], ["query"])
     assert [r.getMessage() for r in caplog.records] == ["compiling Broken failed; graphql-core runs it"]
 
 
-async def test_errors_keep_their_codes_on_both_paths() -> None:
-    result = await COMPILED_SCHEMA.execute("{ items { broken } }")
-    assert result.errors is not None
-    assert all(isinstance(e, GraphQLError) for e in result.errors)
-    assert {e.extensions["code"] for e in result.errors if e.extensions} == {"internal"}
+async def test_a_failing_run_is_logged_and_graphql_core_answers_alone(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A bug of the run itself (not a field's error): graphql-core answers, without the run's errors.
+    original = Run._next_level
+
+    async def broken(self: Run) -> None:
+        await original(self)
+        raise RuntimeError("a run bug")
+
+    monkeypatch.setattr(Run, "_next_level", broken)
+    document = "query Broken { items { name broken } }"
+    with caplog.at_level(logging.ERROR, "gateway.graphql.execution"):
+        body, paths, runs = await run(COMPILED_SCHEMA, document, None)
+    assert (paths, runs) == ([FALLBACK], ["query"])
+    assert body == (await run(REFERENCE_SCHEMA, document, None))[0]
+    assert [r.getMessage() for r in caplog.records if r.name.endswith("execution")] == [
+        "the compiled run of Broken failed; graphql-core runs it"
+    ]
+
+
+async def test_a_value_the_plan_does_not_complete_is_answered_by_graphql_core(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    document = "{ items { name streamed } }"
+    with caplog.at_level(logging.WARNING, "gateway.graphql.execution"):
+        body, paths, runs = await run(COMPILED_SCHEMA, document, None)
+    assert (paths, runs) == ([FALLBACK], ["query"])
+    assert body == (await run(REFERENCE_SCHEMA, document, None))[0]
+    assert [r.getMessage() for r in caplog.records] == [
+        "the compiled run of an operation met an async iterable for Item.streamed; graphql-core runs it"
+    ]
