@@ -42,9 +42,10 @@ async def one(db: Database, delivery_id: int) -> Any:
         return await session.get(WebhookDelivery, delivery_id)
 
 
-async def until_all(db: Database, status: str, timeout: float = 5.0) -> list[WebhookDelivery]:
-    """The deliveries once every one has `status` (a dispatcher records outcomes after the answer)."""
-    deadline = asyncio.get_running_loop().time() + timeout
+async def until_all(db: Database, status: str) -> list[WebhookDelivery]:
+    """The deliveries once every one has `status` (a dispatcher records outcomes after the answer); an
+    AssertionError after 5 s."""
+    deadline = asyncio.get_running_loop().time() + 5.0
     while True:
         deliveries = await stored(db)
         if deliveries and all(delivery.status == status for delivery in deliveries):
