@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import String
+from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from datasources.models.base import Base, utcnow
@@ -16,3 +16,5 @@ class ApiUser(Base):
     secret_hash: Mapped[str] = mapped_column(String(255))
     scopes: Mapped[str] = mapped_column(String(255))  # space-separated, as in OAuth
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Raised when the user is removed or rotated: tokens carry the version they were issued under.
+    token_version: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
