@@ -34,3 +34,17 @@ def country(code: str, *, field: str) -> str:
     if len(normalised) != 2 or pycountry.countries.get(alpha_2=normalised) is None:
         raise InvalidInput(f"{code!r} is not an ISO 3166 alpha-2 country code", field=field)
     return normalised
+
+
+def language_codes() -> frozenset[str]:
+    return _bibliographic_languages()
+
+
+@cache
+def currency_codes() -> frozenset[str]:
+    return frozenset(currency.alpha_3 for currency in pycountry.currencies)
+
+
+@cache
+def country_codes() -> frozenset[str]:
+    return frozenset(country.alpha_2 for country in pycountry.countries)

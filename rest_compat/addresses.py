@@ -54,11 +54,11 @@ ADDRESS_ENTRY = Shape({"AdrNr": Field("number"), **ADDRESS.fields, "links": Link
 # The input address record; AdrCheck is input only.
 ADDRESS_INPUT = InputShape(
     {
-        "AdrSprache": In("language"),
+        "AdrSprache": In("language", required=True),
         "EmailAdress": In("email"),
-        "AdrAdresse1": In("line1"),
+        "AdrAdresse1": In("line1", required=True),
         "AdrAdresse2": In("line2"),
-        "AdrAnrede": In("salutation", int),
+        "AdrAnrede": In("salutation", int, required=True),
         "AdrFax": In("fax"),
         "AdrFirma": In("company"),
         "AdrFirma2": In("company2"),
@@ -67,11 +67,12 @@ ADDRESS_INPUT = InputShape(
         "AdrTelex": In("mobile"),
         "AdrTf1": In("phone1"),
         "AdrTf2": In("phone2"),
-        "OrtLand": In("country"),
-        "OrtName": In("place"),
-        "OrtPLZ": In("postalCode"),
+        "OrtLand": In("country", required=True),
+        "OrtName": In("place", required=True),
+        "OrtPLZ": In("postalCode", required=True),
         "AdrCheck": In("check", int),
-    }
+    },
+    graphql_type="AddressInput",
 )
 SEARCH_FIELDS = {name: entry.target for name, entry in ADDRESS_INPUT.fields.items() if entry.kind is str}
 SEARCH_FIELDS_BACK = {target: name for name, target in SEARCH_FIELDS.items()}

@@ -24,10 +24,11 @@ CUSTOMER_INPUT = InputShape(
     {
         "GrundDaten": In(
             "",
+            required=True,
             shape=InputShape(
                 {
-                    "WaehrAbk": In("currency"),
-                    "FAKTZahlArt": In("paymentType"),
+                    "WaehrAbk": In("currency", required=True),
+                    "FAKTZahlArt": In("paymentType", required=True),
                     "AdrSprache": In("language"),
                     "AUFT_SPESEN": In("expenses"),
                     "VBTyp": In("shippingType"),
@@ -37,20 +38,24 @@ CUSTOMER_INPUT = InputShape(
                     "FirmenURL": In("companyUrl"),
                     "KreditLimit": In("creditLimit", int),
                     "ZahlungsMethode": In("paymentMethods"),
-                }
+                },
+                graphql_type="CustomerCreateInput",
             ),
         ),
         "Adressen": In(
             "",
+            required=True,
             shape=InputShape(
                 {
-                    "KontaktAdr": In("contactAddress", shape=ADDRESS_INPUT),
+                    "KontaktAdr": In("contactAddress", shape=ADDRESS_INPUT, required=True),
                     "LiefAdr": In("deliveryAddress", shape=ADDRESS_INPUT),
                     "RechAdr": In("billingAddress", shape=ADDRESS_INPUT),
-                }
+                },
+                graphql_type="CustomerCreateInput",
             ),
         ),
-    }
+    },
+    graphql_type="CustomerCreateInput",
 )
 
 CREATE = (

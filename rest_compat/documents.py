@@ -82,21 +82,25 @@ PAYMENTS = Field("payments", shape=PAYMENT)
 
 ORDER_POSITION_INPUT = InputShape(
     {
-        "ArtNr": In("articleNumber"),
+        "ArtNr": In("articleNumber", required=True),
         "PosBez": In("text"),
-        "Menge": In("quantity", float),
+        "Menge": In("quantity", float, required=True),
         "Preis": In("price", float),
         "VPEinheit": In("packagingUnit"),
         "GRabSatz": In("discountRate", float),
         "VisPosNr": In("displayNumber", int),
-    }
+    },
+    graphql_type="PositionInput",
 )
 # The specification lists no Preis for offers ("prices are calculated by the rules stored in the ERP"):
 # one sent is ignored like any field the interface does not know.
 OFFER_POSITION_INPUT = InputShape(
-    {name: entry for name, entry in ORDER_POSITION_INPUT.fields.items() if name != "Preis"}
+    {name: entry for name, entry in ORDER_POSITION_INPUT.fields.items() if name != "Preis"},
+    graphql_type="PositionInput",
 )
-PAYMENT_INPUT = InputShape({"Bezeichnung": In("designation"), "Wert": In("value")})
+PAYMENT_INPUT = InputShape(
+    {"Bezeichnung": In("designation", required=True), "Wert": In("value")}, graphql_type="PaymentInput"
+)
 ADDRESSES_INPUT = In(
     "",
     shape=InputShape(
@@ -104,7 +108,8 @@ ADDRESSES_INPUT = In(
             "KontaktAdr": In("contactAddress", shape=ADDRESS_INPUT),
             "LiefAdr": In("deliveryAddress", shape=ADDRESS_INPUT),
             "RechAdr": In("billingAddress", shape=ADDRESS_INPUT),
-        }
+        },
+        graphql_type="DocumentInput",
     ),
 )
 HEADER_INPUT = {
@@ -123,27 +128,32 @@ ORDER_INPUT = InputShape(
     {
         "GrundDaten": In(
             "",
+            required=True,
             shape=InputShape(
                 {
                     **HEADER_INPUT,
+                    "KundNr": In("customerNumber", required=True),
                     "StaoNr": In("location", int),
                     "KundBedTyp": In("paymentCondition", int),
                     "AuftLiefKost": In("deliveryCosts", float),
-                }
+                },
+                graphql_type="DocumentInput",
             ),
         ),
         "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True, limit="payments"),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=ORDER_POSITION_INPUT, many=True, limit="positions"),
-    }
+        "Positionen": In("positions", shape=ORDER_POSITION_INPUT, many=True, limit="positions", required=True),
+    },
+    graphql_type="DocumentInput",
 )
 
 OFFER_INPUT = InputShape(
     {
-        "GrundDaten": In("", shape=InputShape(HEADER_INPUT)),
+        "GrundDaten": In("", shape=InputShape(HEADER_INPUT, graphql_type="DocumentInput")),
         "Adressen": ADDRESSES_INPUT,
-        "Positionen": In("positions", shape=OFFER_POSITION_INPUT, many=True, limit="positions"),
-    }
+        "Positionen": In("positions", shape=OFFER_POSITION_INPUT, many=True, limit="positions", required=True),
+    },
+    graphql_type="DocumentInput",
 )
 
 PAYLOAD_ERRORS = "errors { field code message info }"

@@ -30,6 +30,7 @@ class In:
     # The RequestLimits field that bounds the list's length (`positions`): a longer list is refused
     # before any of its entries is looked at, and before any GraphQL work.
     limit: str | None = None
+    required: bool = False  # the specification's "required" (the domain checks it; the OpenAPI document says it)
 
     def __post_init__(self) -> None:
         if self.limit is not None and (not self.many or self.limit not in _LIMITS):
@@ -39,6 +40,7 @@ class In:
 @dataclass(frozen=True)
 class InputShape:
     fields: Mapping[str, In]
+    graphql_type: str = ""  # the GraphQL input type the fields belong to (for the OpenAPI document)
 
     def to_graphql(
         self, body: Mapping[str, Any], limits: RequestLimits | None = None, path: str = ""
@@ -53,8 +55,9 @@ class InputShape:
             if entry.shape is not None and entry.many:
                 out[entry.target] = None if value is None else self._records(value, entry, where, limits)
             elif entry.shape is not None:
-                if value is None and entry.target:
-                    out[entry.target] = None
+                if value is None:  # a record sent as null; a group of fields (GrundDaten) as null is not given
+                    if entry.target:
+                        out[entry.target] = None
                     continue
                 if not isinstance(value, Mapping):
                     raise ApiError.invalid("must be an object", field=where)

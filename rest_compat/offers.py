@@ -62,7 +62,7 @@ CREATED_OFFER = Shape({name: entry for name, entry in OFFER.fields.items() if na
 
 CHANGE_INPUT = InputShape(
     {
-        "GrundDaten": In("", shape=InputShape({"KundNr": In("customerNumber")})),
+        "GrundDaten": In("", shape=InputShape({"KundNr": In("customerNumber")}, graphql_type="OfferUpdateInput")),
         "Positionen": In(
             "positions",
             many=True,
@@ -72,13 +72,15 @@ CHANGE_INPUT = InputShape(
                     "PosNr": In("positionNumber", int),
                     "ArtNr": In("articleNumber"),
                     "PosBez": In("text"),
-                    "Menge": In("quantity", float),
+                    "Menge": In("quantity", float, required=True),
                     "GRabSatz": In("discountRate", float),
-                }
+                },
+                graphql_type="PositionChangeInput",
             ),
         ),
         "Adressen": ADDRESSES_INPUT,
-    }
+    },
+    graphql_type="OfferUpdateInput",
 )
 
 READ = f"query Offer($number: String!) {{ offer(number: $number) {OFFER.selection()} }}"

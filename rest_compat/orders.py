@@ -52,9 +52,17 @@ ORDER = Shape(
 )
 CONVERT_INPUT = InputShape(
     {
-        "GrundDaten": In("", shape=InputShape({"KundNr": In("customerNumber"), "OffertNr": In("offerNumber")})),
+        "GrundDaten": In(
+            "",
+            required=True,
+            shape=InputShape(
+                {"KundNr": In("customerNumber", required=True), "OffertNr": In("offerNumber", required=True)},
+                graphql_type="OfferConvertInput",
+            ),
+        ),
         "Zahlung": In("payments", shape=PAYMENT_INPUT, many=True, limit="payments"),
-    }
+    },
+    graphql_type="OfferConvertInput",
 )
 
 READ = f"query Order($number: String!) {{ order(number: $number) {ORDER.selection()} }}"

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from rest_compat import addresses, articles, customers, log, media, offers, orders, zugferd
+from rest_compat import addresses, articles, customers, log, media, offers, openapi, orders, zugferd
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -28,6 +28,7 @@ RESOURCES: Mapping[str, Mapping[str, Endpoint]] = {
     "/www/offerte": {"GET": offers.offer_detail, "POST": offers.offer_create, "PATCH": offers.offer_update},
     "/www/zugferd": {"POST": zugferd.zugferd, "OPTIONS": zugferd.zugferd_options},
     "/www/log": {"DELETE": log.delete_logs},
+    "/www/openapi.json": {"GET": openapi.openapi_json},
 }
 
 

@@ -15,12 +15,13 @@ from rest_compat.inputs import In, InputShape, raise_payload_errors
 
 INPUT = InputShape(
     {
-        "Operation": In("operation"),
-        "PDF": In("pdf"),
+        "Operation": In("operation", required=True),
+        "PDF": In("pdf", required=True),
         "XML": In("xml"),
         "Verbose": In("verbose", bool),
         "Debug": In("debug", bool),
-    }
+    },
+    graphql_type="EInvoiceInput",
 )
 DOCUMENT = (
     "mutation EInvoice($input: EInvoiceInput!) { einvoice(input: $input) "

@@ -1,4 +1,5 @@
-"""Bearer authentication for /www and /graphql; POST /www/token and the GraphiQL page are open."""
+"""Bearer authentication for /www and /graphql; POST /www/token, the GraphiQL page and the files of the
+browser pages (gateway/ui) are open."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from rest_compat.errors import ApiError
 from schema.permissions import Principal
 
 CHALLENGE = 'Bearer realm="gateway"'
+# The browser pages' files and Swagger UI's page hold no data (gateway/ui); what they fetch needs a token.
+OPEN_PREFIXES = ("/graphql/static/", "/www/docs/")
+# Paths anyone may read: the token endpoint itself, and the API's description.
+OPEN_PATHS = frozenset({"/www/token", "/www/openapi.json"})
 
 
 class BearerAuthMiddleware:
@@ -52,7 +57,9 @@ class BearerAuthMiddleware:
 def _protected(scope: Scope) -> bool:
     # Judge the path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
     path: str = scope["path"].removeprefix(scope.get("root_path", ""))
-    if path == "/www/token" or (path == "/www/zugferd" and scope["method"] == "OPTIONS"):
+    if path in OPEN_PATHS or (path == "/www/zugferd" and scope["method"] == "OPTIONS"):
+        return False
+    if path == "/www/docs" or path.startswith(OPEN_PREFIXES):
         return False
     if path.startswith("/graphql"):
         # The GraphiQL page itself holds no data; its queries carry the token (headers editor).

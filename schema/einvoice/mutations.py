@@ -44,8 +44,12 @@ class EInvoiceInput:
     operation: str | None = strawberry.field(default=None, description="Operation: Combine or Extract.")
     pdf: str | None = strawberry.field(default=None, description="PDF: the PDF, base64.")
     xml: str | None = strawberry.field(default=None, description="XML: the CII invoice, base64 (Combine).")
-    verbose: bool = strawberry.field(default=False, description="Verbose: the log lines also go to the log.")
-    debug: bool = strawberry.field(default=False, description="Debug: keep the work files in the work directory.")
+    verbose: bool | None = strawberry.field(
+        default=False, description="Verbose: the log lines also go to the log (null: false)."
+    )
+    debug: bool | None = strawberry.field(
+        default=False, description="Debug: keep the work files in the work directory (null: false)."
+    )
 
 
 @strawberry.type
@@ -60,8 +64,8 @@ class EInvoiceMutation:
                 input.operation or "",
                 input.pdf,
                 input.xml,
-                verbose=input.verbose,
-                debug=input.debug,
+                verbose=bool(input.verbose),
+                debug=bool(input.debug),
                 work_dir=info.context.work_dir,
             )
         except einvoice.EInvoiceError as error:

@@ -31,6 +31,8 @@ CLIENT_ERROR_CODES = {
 def no_server_error_nor_internal_code(ctx: Any, response: Any, case: Any) -> bool | None:
     if response.status_code >= 500:
         raise AssertionError(f"status {response.status_code}: {response.text[:500]}")
+    if "json" not in _content_type(response):
+        return None  # a file, or no body (204)
     try:
         data = response.json()
     except ValueError:
@@ -40,3 +42,11 @@ def no_server_error_nor_internal_code(ctx: Any, response: Any, case: Any) -> boo
         if code not in CLIENT_ERROR_CODES:
             raise AssertionError(f"error code {code!r}: {error.get('message')}")
     return None
+
+
+def _content_type(response: Any) -> str:
+    # Schemathesis keeps each header as a list of values.
+    for name, values in response.headers.items():
+        if name.lower() == "content-type":
+            return str(values[0] if isinstance(values, list) else values).lower()
+    return ""

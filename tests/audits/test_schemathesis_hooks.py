@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from tests.audits.schemathesis_hooks import no_server_error_nor_internal_code
 class FakeResponse:
     status_code: int
     text: str
+    headers: dict[str, list[str]] = field(default_factory=lambda: {"content-type": ["application/json"]})
 
     def json(self) -> Any:
         return json.loads(self.text)
@@ -30,6 +31,8 @@ def errors(*codes: str | None) -> str:
         FakeResponse(200, '{"data": {"article": null}}'),
         FakeResponse(200, errors("not_found", "insufficient_scope", "too_expensive")),
         FakeResponse(400, errors("invalid_request")),
+        FakeResponse(204, "", {}),
+        FakeResponse(200, "%PDF-1.7", {"Content-Type": ["application/pdf"]}),
     ],
 )
 def test_client_errors_pass(response: FakeResponse) -> None:

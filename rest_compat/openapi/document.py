@@ -1,0 +1,43 @@
+"""GET /www/openapi.json: the OpenAPI 3.1 document of /www, built once per process from the shapes."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from rest_compat.openapi.operations import operations
+from rest_compat.openapi.parts import components
+from rest_compat.openapi.schemas import Schemas
+from rest_compat.responses import encode_json
+from schema.execution import Executor
+
+VERSION = "1.0.0"
+DESCRIPTION = """The web-shop REST interface of the ERP, as this gateway serves it. Every JSON body is
+`application/json; charset=iso-8859-1` and pure ASCII (characters beyond it as JSON \\u escapes); every error has
+the body `{"success": false, "error", "error_description", "info"}`. Get a token with HTTP Basic at
+`POST /www/token`, then send `Authorization: Bearer <token>`. The README is the manual: it states every choice
+the specification leaves open."""
+
+
+def openapi_document(executor: Executor) -> dict[str, Any]:
+    schemas = Schemas(executor.schema._schema)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "ERP shop gateway: /www", "version": VERSION, "description": DESCRIPTION},
+        "security": [{"bearer": []}],
+        "paths": operations(schemas),
+        "components": components(),
+    }
+
+
+@lru_cache(maxsize=4)
+def _encoded(executor: Executor) -> bytes:
+    return encode_json(openapi_document(executor))
+
+
+async def openapi_json(request: Request) -> Response:
+    body = _encoded(request.state.executor)  # built once per schema, i.e. once per process
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,322 @@
+"""Every /www operation: its parameters, request body, responses and error statuses, built from the same
+shapes the routes render and read (rest_compat/*). The README's choices are the descriptions' source."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_compat import addresses, articles, customers, media, offers, orders, zugferd
+from rest_compat.documents import OFFER_INPUT, ORDER_INPUT
+from rest_compat.openapi.parts import (
+    LINKS,
+    READS,
+    TEXT,
+    VISIBLE_TEXT,
+    WHOLE_NUMBER,
+    WHOLE_NUMBER_OR_EMPTY,
+    WRITES,
+    answer,
+    body,
+    code_query,
+    envelope,
+    file_answer,
+    path,
+    query,
+    responses,
+    text_object,
+)
+from rest_compat.openapi.schemas import INT32, JsonSchema, Schemas, names_pattern, shape_names
+from rest_compat.shapes import Shape
+from schema.limits import RequestLimits
+
+Paths = dict[str, dict[str, Any]]
+
+
+def operations(schemas: Schemas) -> Paths:
+    """The `paths` object."""
+    return {
+        **_token(),
+        **_catalogue(schemas),
+        **_customers(schemas),
+        **_addresses(schemas),
+        **_orders(schemas),
+        **_offers(schemas),
+        **_einvoices(schemas),
+        **_log(),
+    }
+
+
+def _fields(shape: Shape) -> JsonSchema:
+    pattern = names_pattern(shape_names(shape), most=RequestLimits().field_names)
+    description = "Comma-separated REST field names to return (nested ones with a dot); default all"
+    return query("fields", {"type": "string", "pattern": pattern}, description)
+
+
+def _token() -> Paths:
+    token = answer("The token", {"$ref": "#/components/schemas/Token"})
+    return {
+        "/www/token": {
+            "post": {
+                "summary": "A bearer token for HTTP Basic credentials (TokenCreate)",
+                "security": [{"basic": []}],
+                "responses": responses({200: token}, (401, 429, 500, 503)),
+            }
+        }
+    }
+
+
+def _catalogue(schemas: Schemas) -> Paths:
+    view = [
+        code_query("waehrabk", "currency", "Currency of the prices, ISO 4217; default the leading one"),
+        query("debinr", TEXT, "Customer number: the customer's price list and language (needs the shop scope)"),
+        code_query("adrsprache", "language", "Output language, ISO 639-2/B (ger, fre, ita, eng, ...); default ger"),
+    ]
+    sorts = {"type": "string", "pattern": names_pattern(articles.SORTS, most=RequestLimits().sort_keys, signed=True)}
+    article_list = schemas.output(articles.ARTICLE, "Article", every_field=False)
+    article = schemas.output(articles.SINGLE_ARTICLE, "Article", every_field=False)
+    media_record = schemas.output(media.MEDIA, "Media", every_field=False)
+    number = path("number", TEXT, "ArtNr")
+    return {
+        "/www/artikel": {
+            "get": {
+                "summary": "Exposed articles (ArtikelListe)",
+                "parameters": [
+                    *view,
+                    query("limit", WHOLE_NUMBER_OR_EMPTY, "Articles per page; 0 = all (default)"),
+                    query("offset", WHOLE_NUMBER_OR_EMPTY, "Start at article N; default 0"),
+                    _fields(articles.ARTICLE),
+                    query("sorts", sorts, f"+/- REST names; default +ArtBez; sortable: {', '.join(articles.SORTS)}"),
+                ],
+                "responses": responses(
+                    {200: answer("A page", envelope({"type": "array", "items": article_list}, links=LINKS))}, READS
+                ),
+            }
+        },
+        "/www/artikel/{number}": {
+            "get": {
+                "summary": "One exposed article (Artikel)",
+                "parameters": [number, *view, _fields(articles.SINGLE_ARTICLE)],
+                "responses": responses({200: answer("The article", envelope(article))}, READS),
+            }
+        },
+        "/www/artikelmedia/{number}": {
+            "get": {
+                "summary": "The media records of an article (ArtikelMedia)",
+                "parameters": [number, _fields(media.MEDIA)],
+                "responses": responses(
+                    {200: answer("Its media records", envelope({"type": "array", "items": media_record}))}, READS
+                ),
+            }
+        },
+        "/www/artikelmediadaten/{id}": {
+            "get": {
+                "summary": "A media file itself (ArtikelMediaDaten), with its MIME type",
+                "parameters": [
+                    path("id", WHOLE_NUMBER, "IDKey"),
+                    query("type", TEXT, "Bild, Text, or one of the record's formats; default the image, else the text"),
+                ],
+                "responses": responses({200: file_answer("The file", "image/*", "text/*")}, READS),
+            }
+        },
+    }
+
+
+def _customers(schemas: Schemas) -> Paths:
+    status = {"type": "string", "pattern": r"^\s*[ONAona]?\s*$"}
+    return {
+        "/www/kunden": {
+            "post": {
+                "summary": "Stores a customer",
+                "requestBody": body(schemas.input(customers.CUSTOMER_INPUT)),
+                "responses": responses({201: answer("Its number", envelope(text_object(DebiNr=8)))}, WRITES),
+            }
+        },
+        "/www/kunden/{number}": {
+            "get": {
+                "summary": "A customer with its last orders",
+                "parameters": [
+                    path("number", TEXT, "DebiNr"),
+                    query(
+                        "order", WHOLE_NUMBER_OR_EMPTY, "How many of the last orders to list, newest first; default 0"
+                    ),
+                    query("status", status, "Only orders with this plan status: O, N or A"),
+                    _fields(customers.CUSTOMER),
+                ],
+                "responses": responses(
+                    {
+                        200: answer(
+                            "The customer", envelope(schemas.output(customers.CUSTOMER, "Customer", every_field=False))
+                        )
+                    },
+                    READS,
+                ),
+            }
+        },
+    }
+
+
+def _addresses(schemas: Schemas) -> Paths:
+    entry = schemas.output(addresses.ADDRESS_ENTRY, "Address")
+    by_role = {
+        "type": "object",
+        "properties": {role: {"type": "array", "items": entry} for role in addresses.ROLES},
+        "required": list(addresses.ROLES),
+    }
+    search_fields = schemas.input(addresses.ADDRESS_INPUT, partial=True)["properties"]
+    found = {
+        "type": "object",
+        "properties": {
+            "KundLief": INT32,
+            "KundRech": INT32,
+            "KundKontakt": INT32,
+            "DebiNr": {"type": "string", "maxLength": 8},
+            "links": LINKS,
+        },
+        "required": ["KundLief", "KundRech", "KundKontakt", "DebiNr", "links"],
+    }
+    number = path("number", WHOLE_NUMBER, "AdrNr")
+    return {
+        "/www/adressen": {
+            "get": {
+                "summary": "The addresses of a customer by role",
+                "parameters": [query("debinr", VISIBLE_TEXT, "Customer number", required=True)],
+                "responses": responses({200: answer("Its addresses", envelope(by_role, counted=True))}, READS),
+            }
+        },
+        "/www/adressen/{number}": {
+            "get": {
+                "summary": "One address",
+                "parameters": [number],
+                "responses": responses(
+                    {200: answer("The address", envelope(schemas.output(addresses.ADDRESS, "Address")))}, READS
+                ),
+            },
+            "patch": {
+                "summary": "Changes an address: omitted fields keep their value, null clears an optional one",
+                "parameters": [number],
+                "requestBody": body(schemas.input(addresses.ADDRESS_INPUT, partial=True), required=False),
+                "responses": responses({204: {"description": "Changed"}}, WRITES),
+            },
+        },
+        "/www/adressensuche": {
+            "get": {
+                "summary": "The one customer whose address matches every given field",
+                "parameters": [
+                    query(name, {"type": "string", "pattern": search_fields[name].get("pattern", "")}, f"{name} equals")
+                    for name in addresses.SEARCH_FIELDS
+                ],
+                "responses": responses({200: answer("The customer found", envelope(found))}, (*READS, 409)),
+            }
+        },
+    }
+
+
+def _orders(schemas: Schemas) -> Paths:
+    number = envelope(text_object(AuftNr=10))
+    key = {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "maxLength": 255},
+        "description": "The first answer is replayed to a repeat with the same key",
+    }
+    return {
+        "/www/auftrag": {
+            "post": {
+                "summary": "Places an order",
+                "parameters": [key],
+                "requestBody": body(schemas.input(ORDER_INPUT)),
+                "responses": responses(
+                    {
+                        201: answer("The new order's number", number),
+                        200: answer("The order this request placed before (AuftBestellNr, Idempotency-Key)", number),
+                    },
+                    WRITES,
+                ),
+            },
+            "put": {
+                "summary": "Converts an offer into an order",
+                "requestBody": body(schemas.input(orders.CONVERT_INPUT)),
+                "responses": responses(
+                    {201: answer("The new order's number", envelope(text_object(AuftNr=10), counted=True))}, WRITES
+                ),
+            },
+        },
+        "/www/auftrag/{number}": {
+            "get": {
+                "summary": "An order",
+                "parameters": [path("number", TEXT, "AuftNr")],
+                "responses": responses(
+                    {200: answer("The order", envelope(schemas.output(orders.ORDER, "SalesDocument")))}, READS
+                ),
+            }
+        },
+    }
+
+
+def _offers(schemas: Schemas) -> Paths:
+    offer = envelope(schemas.output(offers.OFFER, "SalesDocument"), counted=True)
+    offer_number = query("OffertNr", {**VISIBLE_TEXT, "maxLength": 16}, "OffertNr", required=True)
+    return {
+        "/www/offerte": {
+            "get": {
+                "summary": "An offer",
+                "parameters": [offer_number],
+                "responses": responses({200: answer("The offer", offer)}, READS),
+            },
+            "post": {
+                "summary": "Stores an offer; without KundNr a template offer",
+                "requestBody": body(schemas.input(OFFER_INPUT)),
+                "responses": responses(
+                    {
+                        201: answer(
+                            "The offer", envelope(schemas.output(offers.CREATED_OFFER, "SalesDocument"), counted=True)
+                        )
+                    },
+                    WRITES,
+                ),
+            },
+            "patch": {
+                "summary": "Changes an offer: positions, whole addresses, the customer of a template offer",
+                "parameters": [offer_number, query("KundNr", {**TEXT, "maxLength": 8}, "Assigns a template offer")],
+                "requestBody": body(schemas.input(offers.CHANGE_INPUT), required=False),
+                "responses": responses({200: answer("The offer", offer)}, WRITES),
+            },
+        },
+    }
+
+
+def _einvoices(schemas: Schemas) -> Paths:
+    endpoint_error = answer(
+        "Every failure of the endpoint (`endpoint`, `info.filename`, `info.subprocess_output`)",
+        {"$ref": "#/components/schemas/Error"},
+    )
+    return {
+        "/www/zugferd": {
+            "post": {
+                "summary": "Embeds an XML invoice in a PDF (Combine) or extracts it (Extract)",
+                "requestBody": body(schemas.input(zugferd.INPUT)),
+                "responses": {
+                    "200": file_answer("The PDF (Combine) or the XML (Extract)", "application/pdf", "application/xml"),
+                    "400": endpoint_error,
+                    **responses({}, (401, 403, 413, 415, 429, 500, 503)),
+                },
+            },
+            "options": {
+                "summary": "The methods of the endpoint (no token needed)",
+                "security": [],
+                "responses": {"204": {"description": "`Allow: POST, OPTIONS`"}},
+            },
+        }
+    }
+
+
+def _log() -> Paths:
+    return {
+        "/www/log": {
+            "delete": {
+                "summary": "Deletes every log file (admin scope)",
+                "responses": responses({204: {"description": "Deleted"}}, (401, 403, 429, 500, 503)),
+            }
+        }
+    }

@@ -1,0 +1,147 @@
+"""The building blocks of the OpenAPI document: parameters, envelopes, responses, the error body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_compat.openapi.schemas import LINK, OPTIONAL_TEXT, REQUIRED_TEXT, JsonSchema, code_pattern
+from rest_compat.params import MAX_INT
+
+JSON = "application/json"
+ERROR = {"$ref": "#/components/schemas/Error"}
+LINKS = {"type": "array", "items": LINK}
+# A query parameter is trimmed by the server, and an empty one counts as not given.
+TEXT = {"type": "string", "pattern": OPTIONAL_TEXT}
+VISIBLE_TEXT = {"type": "string", "pattern": REQUIRED_TEXT}
+WHOLE_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
+# A number in the query: or nothing, since an empty (or blank) parameter counts as not given.
+WHOLE_NUMBER_OR_EMPTY = {"anyOf": [WHOLE_NUMBER, {"type": "string", "pattern": r"^\s*$"}]}
+ERRORS = {
+    400: "Malformed input: a bad number, an unknown `fields`/`sorts` name, a wrong type, a text too long, a "
+    "missing required field, a limit exceeded (`info.field` names it)",
+    401: "A missing, expired or tampered bearer token (`WWW-Authenticate: Bearer`)",
+    403: "The token's scopes do not allow this (`insufficient_scope`)",
+    404: "Nothing with that number (`not_found`)",
+    409: "A conflict with what is stored (`conflict`)",
+    413: "The body is over its limit (`payload_too_large`)",
+    415: "The body is not `application/json` in UTF-8 or ISO-8859-1 (`unsupported_media_type`)",
+    422: "Well-formed but impossible: an unknown article, a packaging unit not offered, no price (`unprocessable`)",
+    429: "Too many requests with this token (`rate_limited`, `Retry-After`)",
+    500: "Unexpected (`internal`; `info.request_id` is in the log)",
+    503: "The database is away or did not answer in time (`unavailable`, `Retry-After`)",
+}
+READS = (400, 401, 403, 404, 429, 500, 503)
+WRITES = (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503)
+ERROR_CODES = [
+    "invalid_request",
+    "invalid_token",
+    "invalid_client",
+    "insufficient_scope",
+    "not_found",
+    "method_not_allowed",
+    "request_timeout",
+    "conflict",
+    "payload_too_large",
+    "unsupported_media_type",
+    "unprocessable",
+    "rate_limited",
+    "internal",
+    "unavailable",
+    "endpoint",
+]
+
+
+def query(name: str, schema: JsonSchema, description: str, *, required: bool = False) -> JsonSchema:
+    return {"name": name, "in": "query", "required": required, "schema": schema, "description": description}
+
+
+def path(name: str, schema: JsonSchema, description: str) -> JsonSchema:
+    return {"name": name, "in": "path", "required": True, "schema": schema, "description": description}
+
+
+def code_query(name: str, kind: str, description: str) -> JsonSchema:
+    return query(name, {"type": "string", "pattern": code_pattern(kind)}, description)
+
+
+def text_object(**fields: int) -> JsonSchema:
+    """An object of required text fields with these maximum lengths ({"AuftNr": 10})."""
+    properties = {name: {"type": "string", "maxLength": length} for name, length in fields.items()}
+    return {"type": "object", "properties": properties, "required": list(fields)}
+
+
+def envelope(data: JsonSchema, *, counted: bool = False, **more: JsonSchema) -> JsonSchema:
+    """`{"data": ...}`, with `count` and `success` where the specification lists them."""
+    properties: JsonSchema = {"data": data, **more}
+    required = ["data", *more]
+    if counted:
+        properties = {"count": {"type": "integer", "minimum": 0}, "success": {"const": True}, **properties}
+        required = ["count", "success", *required]
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def answer(description: str, schema: JsonSchema) -> JsonSchema:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def file_answer(description: str, *media_types: str) -> JsonSchema:
+    return {"description": description, "content": {media_type: {"schema": {}} for media_type in media_types}}
+
+
+def responses(success: dict[int, JsonSchema], errors: tuple[int, ...]) -> JsonSchema:
+    answers: JsonSchema = {str(status): value for status, value in success.items()}
+    for status in errors:
+        answers[str(status)] = {"$ref": f"#/components/responses/E{status}"}
+    return answers
+
+
+def body(schema: JsonSchema, *, required: bool = True) -> JsonSchema:
+    return {"required": required, "content": {JSON: {"schema": schema}}}
+
+
+def components() -> dict[str, Any]:
+    retry = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}}
+    error_answers: JsonSchema = {}
+    for status, description in ERRORS.items():
+        error_answers[f"E{status}"] = answer(description, ERROR)
+        if status in (429, 503):
+            error_answers[f"E{status}"]["headers"] = retry
+        if status == 401:
+            error_answers[f"E{status}"]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+    return {
+        "schemas": {
+            "Error": {
+                "type": "object",
+                "description": "The one error body of every failure",
+                "properties": {
+                    "success": {"const": False},
+                    "error": {"type": "string", "enum": ERROR_CODES},
+                    "error_description": {"type": "string"},
+                    "info": {"type": "object", "description": "`field` names the offending parameter or field"},
+                },
+                "required": ["success", "error", "error_description", "info"],
+            },
+            "Link": {
+                "type": "object",
+                "properties": {
+                    "href": {"type": "string", "maxLength": 2048},
+                    "type": {"type": "string", "description": "The HTTP method"},
+                    "rel": {"type": "string", "description": "Space-separated relation types (RFC 8288)"},
+                },
+                "required": ["href", "type", "rel"],
+            },
+            "Token": {
+                "type": "object",
+                "properties": {
+                    "access_token": {"type": "string"},
+                    "token_type": {"const": "Bearer"},
+                    "expires_in": {"type": "integer", "minimum": 1, "description": "Lifetime in seconds"},
+                },
+                "required": ["access_token", "token_type", "expires_in"],
+            },
+        },
+        "responses": error_answers,
+        "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+            "basic": {"type": "http", "scheme": "basic"},
+        },
+    }

@@ -1,0 +1,179 @@
+"""Real answers of every /www route, from a real `gateway serve` with the demo data, validated against the
+schemas /www/openapi.json gives for their status: the document says what the server sends."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from tests.server import GatewayServer, running_server
+
+SAMPLES = Path(__file__).parents[1] / "fixtures" / "einvoice" / "combine"
+SHOP, ADMIN, CATALOGUE = ("shop", "a-shop-secret"), ("operator", "an-admin-secret"), ("reader", "a-reader-secret")
+
+
+class Checker:
+    def __init__(self, server: GatewayServer) -> None:
+        self.server = server
+        self.document: dict[str, Any] = httpx.get(f"{server.base_url}/www/openapi.json", timeout=30).json()
+        resource = Resource.from_contents(self.document, default_specification=DRAFT202012)
+        self.registry = Registry().with_resource("urn:www", resource)
+        self.checked: set[tuple[str, str, int]] = set()
+        self.tokens = {name: server.token(name, secret) for name, secret in (SHOP, ADMIN, CATALOGUE)}
+
+    def call(
+        self, method: str, path: str, template: str | None = None, *, user: str = "shop", **kwargs: Any
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.tokens[user]}", **kwargs.pop("headers", {})}
+        response = httpx.request(method, self.server.base_url + path, headers=headers, timeout=60, **kwargs)
+        self.conforms(method, template or path.split("?")[0], response)
+        return response
+
+    def conforms(self, method: str, template: str, response: httpx.Response) -> None:
+        operation = self.document["paths"][template][method.lower()]
+        status = str(response.status_code)
+        assert status in operation["responses"], f"{method} {template}: {status} is not documented"
+        documented = operation["responses"][status]
+        pointer = f"/paths/{_escape(template)}/{method.lower()}/responses/{status}"
+        if "$ref" in documented:
+            pointer = documented["$ref"].removeprefix("#")
+            documented = self.document["components"]["responses"][pointer.rsplit("/", 1)[1]]
+        content = documented.get("content")
+        if content is None:
+            assert response.content == b""
+        elif "application/json" in content:
+            assert response.headers["content-type"].startswith("application/json")
+            schema = {"$ref": f"urn:www#{pointer}/content/application~1json/schema"}
+            errors = list(Draft202012Validator(schema, registry=self.registry).iter_errors(response.json()))
+            assert not errors, f"{method} {template} {status}: {[e.message for e in errors[:3]]}"
+        else:
+            media_type = response.headers["content-type"].split(";")[0]
+            assert any(media_type.startswith(kind.rstrip("*")) for kind in content), media_type
+        self.checked.add((method, template, response.status_code))
+
+
+def _escape(template: str) -> str:
+    return template.replace("~", "~0").replace("/", "~1")
+
+
+@pytest.fixture(scope="module")
+def checker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Checker]:
+    users = [(*SHOP, ["shop"]), (*ADMIN, ["admin"]), (*CATALOGUE, ["catalogue"])]
+    with running_server(tmp_path_factory.mktemp("openapi"), users=users) as server:
+        yield Checker(server)
+
+
+def address(name: str) -> dict[str, Any]:
+    return {
+        "AdrSprache": "ger",
+        "AdrAnrede": 1,
+        "AdrName": name,
+        "AdrAdresse1": "Bundesplatz 3",
+        "OrtLand": "CH",
+        "OrtName": "Bern",
+        "OrtPLZ": "3011",
+    }
+
+
+def test_the_catalogue_routes(checker: Checker) -> None:
+    page = checker.call("GET", "/www/artikel?limit=50&debinr=100001").json()
+    with_units = next(a["ArtNr"] for a in page["data"] if a["HatVPE"] == "J")
+    checker.call(
+        "GET", "/www/artikel?limit=2&offset=2&sorts=-ArtNr&fields=ArtNr,Preis.PreisList,Verpackungen.VPEinheit"
+    )
+    checker.call("GET", f"/www/artikel/{with_units}?waehrabk=EUR&adrsprache=fre", "/www/artikel/{number}")
+    checker.call("GET", "/www/artikel/A-000001?fields=ArtNr,Deklaration", "/www/artikel/{number}")
+    for article in page["data"]:
+        records = checker.call("GET", f"/www/artikelmedia/{article['ArtNr']}", "/www/artikelmedia/{number}").json()[
+            "data"
+        ]
+        if records:
+            checker.call("GET", f"/www/artikelmediadaten/{records[0]['IDKey']}", "/www/artikelmediadaten/{id}")
+            break
+    checker.call("GET", "/www/artikel/NOPE", "/www/artikel/{number}")  # 404
+    checker.call("GET", "/www/artikel?limit=x")  # 400
+    checker.call("GET", "/www/artikel?debinr=100001", user="reader")  # 403
+    checker.call("GET", "/www/artikelmediadaten/999999", "/www/artikelmediadaten/{id}")  # 404
+
+
+def test_customers_and_addresses(checker: Checker) -> None:
+    body = {
+        "GrundDaten": {"WaehrAbk": "CHF", "FAKTZahlArt": "B", "KreditLimit": 100},
+        "Adressen": {"KontaktAdr": address("Muster"), "LiefAdr": address("Lager"), "RechAdr": address("Buchhaltung")},
+    }
+    number = checker.call("POST", "/www/kunden", json=body).json()["data"]["DebiNr"]
+    customer = checker.call("GET", f"/www/kunden/{number}?order=5", "/www/kunden/{number}").json()["data"]
+    checker.call("GET", f"/www/adressen?debinr={number}")
+    checker.call("GET", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{number}")
+    checker.call(
+        "PATCH", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{number}", json={"AdrAdresse2": "2. Stock"}
+    )
+    checker.call("GET", "/www/adressensuche?AdrName=Buchhaltung&OrtPLZ=3011")
+    checker.call("POST", "/www/kunden", json={"GrundDaten": {"WaehrAbk": "CHF"}})  # 400
+    checker.call("GET", "/www/kunden/999999?order=1", "/www/kunden/{number}")  # 404
+
+
+def test_orders_and_offers(checker: Checker) -> None:
+    positions = [{"ArtNr": "A-000001", "Menge": 2, "Preis": 12.5}]
+    order = {
+        "GrundDaten": {"KundNr": "100001", "AuftBestellNr": "CONF-1"},
+        "Positionen": positions,
+        "Zahlung": [{"Bezeichnung": "TransID", "Wert": "T-1"}],
+    }
+    number = checker.call("POST", "/www/auftrag", json=order).json()["data"]["AuftNr"]  # 201
+    assert checker.call("POST", "/www/auftrag", json=order).status_code == 200
+    checker.call("POST", "/www/auftrag", json={**order, "Positionen": positions * 2})  # 409
+    checker.call("GET", f"/www/auftrag/{number}", "/www/auftrag/{number}")
+    offer = checker.call("POST", "/www/offerte", json={"Positionen": [{"ArtNr": "A-000001", "Menge": 1}]}).json()
+    template = offer["data"]["OffertNr"]
+    checker.call("GET", f"/www/offerte?OffertNr={template}")
+    changed = checker.call(
+        "PATCH", f"/www/offerte?OffertNr={template}", json={"Positionen": [{"ArtNr": "A-000001", "Menge": 3}]}
+    )
+    assert changed.status_code == 200, changed.text
+    assigned = checker.call(
+        "POST",
+        "/www/offerte",
+        json={"GrundDaten": {"KundNr": "100001"}, "Positionen": [{"ArtNr": "A-000001", "Menge": 1}]},
+    ).json()
+    checker.call(
+        "PUT", "/www/auftrag", json={"GrundDaten": {"KundNr": "100001", "OffertNr": assigned["data"]["OffertNr"]}}
+    )
+    checker.call(
+        "POST", "/www/auftrag", json={"GrundDaten": {"KundNr": "100001"}, "Positionen": [{"ArtNr": "NOPE", "Menge": 1}]}
+    )  # 422
+    checker.call("GET", "/www/offerte?OffertNr=0")  # 404
+
+
+def test_einvoices_and_logs(checker: Checker) -> None:
+    pdf = base64.b64encode((SAMPLES / "blank-pdfa3.pdf").read_bytes()).decode()
+    xml = base64.b64encode((SAMPLES / "cii-2p1-en16931-einfach.xml").read_bytes()).decode()
+    combined = checker.call("POST", "/www/zugferd", json={"Operation": "Combine", "PDF": pdf, "XML": xml})
+    checker.call(
+        "POST", "/www/zugferd", json={"Operation": "Extract", "PDF": base64.b64encode(combined.content).decode()}
+    )
+    checker.call("POST", "/www/zugferd", json={"Operation": "Extract", "PDF": "bm90IGEgUERG"})  # 400
+    checker.call("OPTIONS", "/www/zugferd")
+    checker.call("DELETE", "/www/log", user="operator")
+    checker.call("DELETE", "/www/log")  # 403
+    response = httpx.post(f"{checker.server.base_url}/www/token", auth=SHOP, timeout=30)
+    checker.conforms("POST", "/www/token", response)
+    checker.conforms(
+        "POST",
+        "/www/token",
+        httpx.post(f"{checker.server.base_url}/www/token", auth=("shop", "wrong-secret"), timeout=30),
+    )
+
+
+def test_every_route_was_checked_with_a_success(checker: Checker) -> None:
+    succeeded = {(method, template) for method, template, status in checker.checked if status < 300}
+    documented = {(method.upper(), template) for template, ops in checker.document["paths"].items() for method in ops}
+    assert documented == succeeded, documented - succeeded
