@@ -27,6 +27,7 @@ from gateway.middleware.request_size import RequestSizeMiddleware
 from gateway.middleware.timeout import RequestTimeoutMiddleware
 from gateway.ratelimit import RateLimiter, TokenRateLimitMiddleware
 from gateway.settings import Settings
+from gateway.ui import routes as ui_routes
 from rest_compat.errors import ApiError
 from rest_compat.routes import routes as www_routes
 from schema.execution import Executor
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             Route("/www/token", issue_token, methods=["POST"]),
             *www_routes,
             Route("/graphql", GraphQLView(schema), methods=["GET", "POST"]),
+            *ui_routes(),  # `/`, GraphiQL's files, Swagger UI at /www/docs
         ],
         middleware=[
             Middleware(RequestContextMiddleware),

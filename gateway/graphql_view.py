@@ -1,6 +1,7 @@
-"""/graphql: Strawberry's ASGI view with GraphiQL, using the same typed context as the REST layer,
-Apollo's automatic persisted queries (schema/execution/persisted.py), and the media types and status
-codes of GraphQL over HTTP (gateway/graphql_http.py)."""
+"""/graphql: Strawberry's ASGI view with GraphiQL (our page, every file served by the gateway: gateway/ui),
+using the same typed context as the REST layer, Apollo's automatic persisted queries
+(schema/execution/persisted.py), and the media types and status codes of GraphQL over HTTP
+(gateway/graphql_http.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from strawberry.types import ExecutionResult
 
 from gateway import graphql_http, graphql_request
 from gateway.errors import error_response
+from gateway.ui import pages
 from rest_compat.errors import ApiError
 from rest_compat.responses import encode_json
 from schema.context import Context
@@ -77,6 +79,10 @@ class GraphQLView(GraphQL[Context, None]):
     def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
         # A GET with only a persisted query's hash (no `query`) is an operation, not a browser.
         return super().should_render_graphql_ide(request) and request.query_params.get("extensions") is None
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        # Strawberry's own page loads its scripts from a CDN: a white page on a network that reaches none.
+        return pages.graphiql_page(request)
 
     async def execute_single(
         self,

@@ -1,0 +1,99 @@
+// The gateway's GraphiQL page: GraphiQL 3 with its explorer plugin, every file served by the gateway.
+//
+// Every query needs a bearer token, introspection included, so the page opens on the headers editor and
+// loads the schema again whenever the Authorization header changes: pasting a token is all it takes to
+// fill the explorer and the docs. Headers stay in the page unless the user turns on "Persist headers" in
+// GraphiQL's settings (a token in localStorage outlives the tab and is readable by any script of this
+// origin).
+"use strict";
+
+(function () {
+  const root = document.getElementById("graphiql");
+  if (typeof GraphiQL === "undefined" || typeof GraphiQLPluginExplorer === "undefined") {
+    root.textContent = "GraphiQL's files did not load; see the browser console.";
+    return;
+  }
+
+  const endpoint = window.location.origin + window.location.pathname;
+  const DEFAULT_HEADERS = '{\n  "Authorization": "Bearer "\n}';
+  const DEFAULT_QUERY = [
+    "# The catalogue as the web shop sees it. Get a token with HTTP Basic at POST /www/token",
+    "# (see the README), paste it after \"Bearer \" in the headers below, then run this with",
+    "# Ctrl-Enter, or build a query by clicking in the explorer (the folder icon on the left).",
+    "query Articles {",
+    "  articles(limit: 5) {",
+    "    totalCount",
+    "    items {",
+    "      number",
+    "      designation",
+    "    }",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+  const NO_TOKEN = {
+    errors: [
+      {
+        message:
+          'Every query needs a token: paste one after "Bearer " in the headers editor ' +
+          "(POST /www/token with HTTP Basic gives one); the schema loads as soon as it is there.",
+      },
+    ],
+  };
+
+  // The Authorization header's value, "" without one, or null while the headers are not valid JSON.
+  function authorizationOf(text) {
+    let headers;
+    try {
+      headers = JSON.parse(text || "{}");
+    } catch (error) {
+      return null;
+    }
+    for (const name of Object.keys(headers || {})) {
+      if (name.toLowerCase() === "authorization") {
+        return String(headers[name]).trim();
+      }
+    }
+    return "";
+  }
+
+  function hasCredentials(headers) {
+    const value = authorizationOf(JSON.stringify(headers || {}));
+    return Boolean(value) && value.toLowerCase() !== "bearer";
+  }
+
+  function createFetcher() {
+    const http = GraphiQL.createFetcher({ url: endpoint });
+    return function fetcher(params, options) {
+      return hasCredentials(options && options.headers) ? http(params, options) : Promise.resolve(NO_TOKEN);
+    };
+  }
+
+  const explorer = GraphiQLPluginExplorer.explorerPlugin();
+
+  function GatewayGraphiQL() {
+    const [authorization, setAuthorization] = React.useState(authorizationOf(DEFAULT_HEADERS));
+    // A new fetcher is what makes GraphiQL introspect again.
+    const fetcher = React.useMemo(createFetcher, [authorization]);
+    return React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      plugins: [explorer],
+      defaultQuery: DEFAULT_QUERY,
+      defaultHeaders: DEFAULT_HEADERS,
+      defaultEditorToolsVisibility: "headers",
+      isHeadersEditorEnabled: true,
+      // shouldPersistHeaders is left unset: off by default, and GraphiQL's settings then offer the opt-in
+      // (passing false would hide it).
+      showPersistHeadersSettings: true,
+      inputValueDeprecation: true,
+      onEditHeaders: function (text) {
+        const value = authorizationOf(text);
+        if (value !== null) {
+          setAuthorization(value);
+        }
+      },
+    });
+  }
+
+  ReactDOM.createRoot(root).render(React.createElement(GatewayGraphiQL));
+})();
