@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from datasources.statistics import QueryStats, current_stats
 from schema.execution import PlanCache
-from schema.schema import PLAN_CACHE_SIZE, Schema
+from schema.schema import PLAN_CACHE_BYTES, Schema
 
 if TYPE_CHECKING:
     from graphql.execution import Executor as GraphQLCoreExecutor
@@ -129,8 +129,8 @@ def p90(samples: Sequence[float]) -> float:
 class TimedPlanCache(PlanCache):
     """A plan cache that records how long each `plan` call takes: a compilation on a miss, a look-up on a hit."""
 
-    def __init__(self, maxsize: int) -> None:
-        super().__init__(maxsize)
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(max_bytes)
         self.ms: list[float] = []
 
     def plan(self, executor: GraphQLCoreExecutor[Any], schema: StrawberrySchema) -> ObjectPlan | None:
@@ -162,7 +162,7 @@ async def plan_times(schema: Schema, execute: Callable[[], Awaitable[object]], r
     compiled: list[float] = []
     cached: list[float] = []
     for _ in range(runs + 1):
-        schema.plans = plans = TimedPlanCache(PLAN_CACHE_SIZE)
+        schema.plans = plans = TimedPlanCache(PLAN_CACHE_BYTES)
         await execute()
         await execute()
         if len(plans.ms) != 2:

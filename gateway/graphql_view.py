@@ -29,8 +29,9 @@ from rest_compat.responses import encode_json
 from schema.context import Context
 from schema.execution.persisted import InvalidPersistedQuery, PersistedQueries, PersistedQueryNotFound
 
-# Documents kept for persisted-query hashes, per process.
-PERSISTED_QUERIES = 1024
+# The text of documents kept for persisted-query hashes, per process: some 4,000 documents of a kilobyte,
+# and at least 64 of the largest a client may send (GATEWAY_GRAPHQL_MAX_BYTES, 64 KiB).
+PERSISTED_QUERY_BYTES = 4 * 1024 * 1024
 
 # Transport failures (bad content type, malformed JSON, no query) get the contract's error body too.
 _CODES = {405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
@@ -54,7 +55,7 @@ def _transport_error(error: TransportError) -> ApiError:
 class GraphQLView(GraphQL[Context, None]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.persisted = PersistedQueries(PERSISTED_QUERIES)
+        self.persisted = PersistedQueries(PERSISTED_QUERY_BYTES)
 
     def decode_json(self, data: str | bytes) -> object:
         return graphql_request.decode(data)
@@ -100,7 +101,7 @@ class GraphQLView(GraphQL[Context, None]):
         if size_error is not None:
             return self._answer(request, sub_response, ExecutionResult(data=None, errors=[size_error]))
         try:
-            query = self.persisted.document(request_data.query, request_data.extensions)
+            document = self.persisted.document(request_data.query, request_data.extensions)
         except PersistedQueryNotFound as missing:
             error = GraphQLError(missing.message, extensions={"code": missing.code})
             return ExecutionResult(data=None, errors=[error])
@@ -113,12 +114,14 @@ class GraphQLView(GraphQL[Context, None]):
                 sub_response=sub_response,
                 context=context,
                 root_value=root_value,
-                request_data=replace(request_data, query=query),
+                request_data=replace(request_data, query=document.text),
             )
         except TransportError as error:
             if isinstance(error.__cause__, InvalidOperationTypeError):
                 raise TransportError(405, error.reason) from None
             raise
+        if result.data is not None:  # it parsed, validated and ran: worth keeping under its hash
+            self.persisted.keep(document)
         return self._answer(request, sub_response, result)
 
     @staticmethod

@@ -37,9 +37,9 @@ from schema.webhooks.queries import WebhookQuery
 MAX_DEPTH = DocumentLimits().max_depth
 MAX_ALIASES = DocumentLimits().max_aliases
 MAX_TOKENS = DocumentLimits().max_tokens
-# Distinct documents whose compiled plans are kept: the REST layer builds a few dozen (per route and
-# `fields` choice); the rest is room for frontends' and analysts' queries.
-PLAN_CACHE_SIZE = 512
+# Memory for compiled plans where no limits are given: the REST layer builds a few dozen documents (per
+# route and `fields` choice); the rest is room for frontends' and analysts' queries.
+PLAN_CACHE_BYTES = DocumentLimits().cache_bytes
 
 
 Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery, WebhookQuery))
@@ -47,13 +47,15 @@ Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMut
 
 
 class Schema(strawberry.Schema):
-    def __init__(self, *args: Any, compiled: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, compiled: bool = True, plan_cache_bytes: int = PLAN_CACHE_BYTES, **kwargs: Any
+    ) -> None:
         # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
         # measured against).
         kwargs["execution_context_class"] = CompilingExecutor if compiled else StrawberryGraphQLCoreExecutionContext
         super().__init__(*args, **kwargs)
         # Compiled plans of this schema's query documents (schema/execution), by document hash.
-        self.plans = PlanCache(maxsize=PLAN_CACHE_SIZE)
+        self.plans = PlanCache(plan_cache_bytes)
 
     async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
         result = await super().execute(*args, **kwargs)
@@ -79,6 +81,7 @@ def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None)
     documents = DocumentCache(limits.cache_bytes)
     return Schema(
         compiled=compiled,
+        plan_cache_bytes=limits.cache_bytes,
         query=Query,
         mutation=Mutation,
         config=StrawberryConfig(scalar_map=SCALARS),

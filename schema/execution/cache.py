@@ -1,4 +1,4 @@
-"""Compiled operations, kept per (document hash, operation name) in a bounded LRU.
+"""Compiled operations, kept per (document hash, operation name) in an LRU bounded by their memory.
 
 A document's plans differ only by the outcome of @skip/@include, so an entry holds one plan per tuple of
 the values of the variables those directives read (usually none: one plan). An operation the compiler
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +16,7 @@ from graphql import DirectiveNode, OperationDefinitionNode, VariableNode, Visito
 
 from schema.execution.compiler import Compiler
 from schema.execution.errors import Unsupported
+from schema.execution.lru import WeightedLRU
 from schema.execution.plan import ObjectPlan
 
 if TYPE_CHECKING:
@@ -64,13 +64,23 @@ class CompiledOperation:
         return plan
 
 
+# Measured with tracemalloc: the plans of the REST layer's documents take 30-85 bytes per byte of their text.
+MEMORY_PER_BYTE = 100
+
+
 class PlanCache:
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._entries: OrderedDict[tuple[str, str | None], CompiledOperation] = OrderedDict()
+    def __init__(self, max_bytes: int) -> None:
+        self._entries: WeightedLRU[tuple[str, str | None], CompiledOperation] = WeightedLRU(max_bytes)
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def bytes(self) -> int:
+        return self._entries.bytes
+
+    def operations(self) -> list[CompiledOperation]:
+        return self._entries.values()
 
     def plan(self, executor: Executor[Any], schema: StrawberrySchema) -> ObjectPlan | None:
         """The plan of the executor's operation, compiled on first use; None where graphql-core must run it."""
@@ -78,15 +88,12 @@ class PlanCache:
         if operation.loc is None:  # a document parsed without locations has no text to key it by
             return None
         name = operation.name.value if operation.name else None
-        key = (document_hash(operation.loc.source.body), name)
+        text = operation.loc.source.body
+        key = (document_hash(text), name)
         entry = self._entries.get(key)
         if entry is None:
             entry = CompiledOperation(_condition_variables(executor))
-            self._entries[key] = entry
-            if len(self._entries) > self.maxsize:
-                self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(key)
+            self._entries.put(key, entry, len(text.encode()) * MEMORY_PER_BYTE)
         return entry.plan(executor, schema)
 
 

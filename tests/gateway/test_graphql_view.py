@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
+from schema.execution.persisted import PersistedQueries, PersistedQueryNotFound
+
 pytestmark = pytest.mark.usefixtures("catalogue")
 
 QUERY = '{ article(number: "A-100") { number designation } }'
@@ -93,13 +95,27 @@ async def test_a_bad_persisted_query_is_a_bad_request(
     }
 
 
-async def test_the_request_limits_apply_to_persisted_documents(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
-    aliases = " ".join(f"a{i}: __typename" for i in range(31))
-    document = f"{{ {aliases} }}"
-    await post(client, auth, query=document, extensions=persisted(document))
-    response = await post(client, auth, extensions=persisted(document))
-    assert response.status_code == 200
-    body = response.json()
-    assert body["data"] is None
-    assert body["errors"][0]["extensions"] == {"code": "invalid_request"}
-    assert "aliases" in body["errors"][0]["message"]
+@pytest.mark.parametrize(
+    "document",
+    [
+        "{ " + " ".join(f"a{i}: __typename" for i in range(31)) + " }",  # past the alias limit
+        "{ article(number: ",  # a syntax error
+        "{ nothingLikeThis }",  # not valid against the schema
+    ],
+)
+async def test_only_documents_that_ran_are_kept(client: httpx.AsyncClient, auth: dict[str, str], document: str) -> None:
+    first = await post(client, auth, query=document, extensions=persisted(document))
+    assert first.json()["data"] is None and first.json()["errors"]
+    again = await post(client, auth, extensions=persisted(document))
+    assert again.json() == NOT_FOUND
+
+
+def test_persisted_documents_are_bounded_by_their_bytes() -> None:
+    store = PersistedQueries(max_bytes=3 * 100)
+    documents = ["{ __typename }" + " " * 80 + f"# {index:04}" for index in range(5)]  # 100 bytes each
+    for document in documents:
+        store.keep(store.document(document, persisted(document)))
+    assert (len(store), store.bytes) == (3, 300)
+    assert store.document(None, persisted(documents[-1])).text == documents[-1]
+    with pytest.raises(PersistedQueryNotFound):
+        store.document(None, persisted(documents[0]))

@@ -20,6 +20,7 @@ import pytest
 import strawberry
 
 from schema.execution import FALLBACK, GRAPHQL_CORE
+from schema.execution.cache import MEMORY_PER_BYTE
 from schema.execution.compiler import Compiler
 from schema.execution.run import Run
 from schema.schema import Schema
@@ -196,16 +197,20 @@ async def test_a_document_is_compiled_once_per_skip_outcome() -> None:
     document = "query($s: Boolean!) { items { name @skip(if: $s) } }"
     for skip in (True, False, True, False):
         await schema.execute(document, variable_values={"s": skip})
-    [entry] = schema.plans._entries.values()
+    [entry] = schema.plans.operations()
     assert entry.conditions == ("s",)
     assert set(entry.variants) == {(True,), (False,)}
 
 
-async def test_the_plan_cache_is_bounded() -> None:
-    schema = Schema(query=Query)
-    schema.plans.maxsize = 3
-    for size in range(5):
-        await schema.execute(f"{{ items(first: {size}) {{ name }} }}")
+async def test_the_plan_cache_is_bounded_by_the_memory_of_its_documents() -> None:
+    documents = [f"{{ items(first: {size}) {{ name }} }}" for size in range(5)]  # 28 bytes each
+    schema = Schema(query=Query, plan_cache_bytes=3 * 28 * MEMORY_PER_BYTE)
+    for document in documents:
+        await schema.execute(document)
+    assert len(schema.plans) == 3
+    assert schema.plans.bytes == 3 * 28 * MEMORY_PER_BYTE
+    large = "{ items { name } }" + " " * 3 * 28  # alone heavier than the whole bound: not kept
+    await schema.execute(large)
     assert len(schema.plans) == 3
 
 
