@@ -144,6 +144,7 @@ def install(
         partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=static))
         try:
             extract(package, data, partial)
+            partial.chmod(0o755)  # mkdtemp's 0700 would hide the files from a server run by another user
             final = static / package.directory
             final.parent.mkdir(parents=True, exist_ok=True)
             shutil.rmtree(final, ignore_errors=True)

@@ -60,7 +60,7 @@ def _placeholder(package_name: str) -> str:
 def graphiql_page(request: Request) -> HTMLResponse:
     root = _root(request)
     packages = fetch.read_lock()
-    if not all(fetch.installed(package) for package in packages):
+    if not all(fetch.installed(package, fetch.STATIC) for package in packages):
         log.error("GraphiQL's files are missing from %s: run python -m gateway.ui.fetch", fetch.STATIC)
         return render("graphiql_missing.html", {"graphql": f"{root}/graphql"}, 503)
     folders = {_placeholder(p.name): f"{root}{GRAPHIQL_STATIC}/{p.directory}" for p in packages}

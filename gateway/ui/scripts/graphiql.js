@@ -4,7 +4,7 @@
 // loads the schema again whenever the Authorization header changes: pasting a token is all it takes to
 // fill the explorer and the docs. Headers stay in the page unless the user turns on "Persist headers" in
 // GraphiQL's settings (a token in localStorage outlives the tab and is readable by any script of this
-// origin).
+// origin); that choice is remembered.
 "use strict";
 
 (function () {
@@ -69,7 +69,84 @@
     };
   }
 
+  // GraphiQL keeps headers in three places of localStorage besides its own "headers" key: its tabs, its
+  // history and its favourites. Its "Persist headers" switch covers the tabs only, and not reliably
+  // (a write of the tabs, 500 ms late, can bring the token back after the user turned it off). GraphiQL
+  // gets this storage instead: headers reach those three places only while the switch is on.
+  const NAMESPACE = "graphiql:";
+  const PERSIST_HEADERS = NAMESPACE + "shouldPersistHeaders";
+  const WITH_HEADERS = [NAMESPACE + "tabState", NAMESPACE + "queries", NAMESPACE + "favorites"];
+  const written = {}; // what GraphiQL last wrote there, headers and all: in this page only
+
+  function optedIn() {
+    return localStorage.getItem(PERSIST_HEADERS) === "true";
+  }
+
+  // {"tabs": [{..., "headers": ...}]} or {"queries": [...]}: each item's headers become null.
+  function withoutHeaders(value) {
+    try {
+      const stored = JSON.parse(value);
+      for (const items of Object.values(stored)) {
+        for (const item of Array.isArray(items) ? items : []) {
+          if (item && typeof item === "object" && "headers" in item) {
+            item.headers = null;
+          }
+        }
+      }
+      return JSON.stringify(stored);
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function store(key) {
+    localStorage.setItem(key, optedIn() ? written[key] : withoutHeaders(written[key]));
+  }
+
+  function ownKeys() {
+    return Object.keys(localStorage).filter(function (key) {
+      return key.startsWith(NAMESPACE);
+    });
+  }
+
+  const storage = {
+    getItem: function (key) {
+      return localStorage.getItem(key);
+    },
+    setItem: function (key, value) {
+      if (WITH_HEADERS.includes(key)) {
+        written[key] = value;
+        store(key);
+        return;
+      }
+      localStorage.setItem(key, value);
+      if (key === PERSIST_HEADERS) {
+        // GraphiQL writes the switch after what it covers: those again, under the new choice.
+        WITH_HEADERS.forEach(function (other) {
+          if (!(other in written) && localStorage.getItem(other) !== null) {
+            written[other] = localStorage.getItem(other);
+          }
+          if (other in written) {
+            store(other);
+          }
+        });
+      }
+    },
+    removeItem: function (key) {
+      delete written[key];
+      localStorage.removeItem(key);
+    },
+    clear: function () {
+      ownKeys().forEach(storage.removeItem);
+    },
+    get length() {
+      return ownKeys().length;
+    },
+  };
+
   const explorer = GraphiQLPluginExplorer.explorerPlugin();
+  // GraphiQL sets its switch to this value at every load: the user's earlier choice, else off.
+  const persistHeaders = optedIn();
 
   function GatewayGraphiQL() {
     const [authorization, setAuthorization] = React.useState(authorizationOf(DEFAULT_HEADERS));
@@ -82,8 +159,8 @@
       defaultHeaders: DEFAULT_HEADERS,
       defaultEditorToolsVisibility: "headers",
       isHeadersEditorEnabled: true,
-      // shouldPersistHeaders is left unset: off by default, and GraphiQL's settings then offer the opt-in
-      // (passing false would hide it).
+      storage: storage,
+      shouldPersistHeaders: persistHeaders,
       showPersistHeadersSettings: true,
       inputValueDeprecation: true,
       onEditHeaders: function (text) {
