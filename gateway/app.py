@@ -22,6 +22,7 @@ from gateway.dispatch import Dispatcher
 from gateway.graphql_view import GraphQLView
 from gateway.logs import LogFiles
 from gateway.middleware.auth import BearerAuthMiddleware
+from gateway.middleware.cors import cors_middleware
 from gateway.middleware.request_context import RequestContextMiddleware
 from gateway.middleware.request_size import RequestSizeMiddleware
 from gateway.middleware.timeout import RequestTimeoutMiddleware
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             *ui_routes(),  # `/`, GraphiQL's files, Swagger UI at /www/docs
         ],
         middleware=[
+            *cors_middleware(settings.cors_origins),  # before the rest: preflights need no token, errors get CORS
             Middleware(RequestContextMiddleware),
             Middleware(
                 RequestSizeMiddleware,

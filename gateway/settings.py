@@ -6,6 +6,7 @@ Every limit and timeout is here with its default; the README's Configuration tab
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from schema.limits import DocumentLimits, RequestLimits
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gateway.db"
 MiB = 1024 * 1024
 REDIS_SCHEMES = ("redis", "rediss", "unix")
+# A host as a browser writes it in Origin: a name or IPv4 address, or an IPv6 address (brackets taken off).
+_ORIGIN_HOST = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*|[0-9a-f:.]*:[0-9a-f:.]*")
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class Settings:
     server: ServerLimits = field(default_factory=ServerLimits)
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     debug_sql: bool = False
+    cors_origins: tuple[str, ...] = ()  # browser origins allowed to call the API (gateway/middleware/cors.py)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -165,6 +169,7 @@ class Settings:
             server=ServerLimits.from_env(env),
             webhooks=WebhookSettings.from_env(env),
             debug_sql=env.get("GATEWAY_DEBUG_SQL", "") == "1",
+            cors_origins=_cors_origins(env.get("GATEWAY_CORS_ORIGINS")),
         )
 
 
@@ -206,6 +211,42 @@ def _public_url(raw: str | None) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise SystemExit(f"GATEWAY_PUBLIC_URL must be an http(s) URL such as https://shop.example/erp, not {raw!r}")
     return raw.rstrip("/")
+
+
+def _cors_origins(raw: str | None) -> tuple[str, ...]:
+    """Comma-separated origins, each written as a browser sends it in `Origin` (lower case, no default port),
+    so that `https://Shop.example:443` matches what the browser says."""
+    origins = [_cors_origin(item.strip()) for item in (raw or "").split(",") if item.strip()]
+    return tuple(dict.fromkeys(origins))
+
+
+def _cors_origin(raw: str) -> str:
+    if raw == "*":
+        # A token is no cookie, so '*' would give no page a user's session; refused all the same, so that
+        # every frontend allowed is named, and a page that got hold of a token cannot use it from anywhere.
+        raise SystemExit("GATEWAY_CORS_ORIGINS must name each origin; '*' (every site on the web) is not accepted")
+    parts = urlsplit(raw)
+    try:
+        port = parts.port
+    except ValueError:  # not a number from 0 to 65535
+        port = -1
+    host = parts.hostname or ""
+    if (
+        port == -1
+        or parts.scheme not in ("http", "https")
+        or not _ORIGIN_HOST.fullmatch(host)
+        or parts.username is not None
+        or parts.path
+        or "?" in raw
+        or "#" in raw
+    ):
+        raise SystemExit(
+            "GATEWAY_CORS_ORIGINS must list origins such as https://shop.example or http://localhost:3000 "
+            f"(scheme://host[:port], no path), not {raw!r}"
+        )
+    host = f"[{host}]" if ":" in host else host
+    default_port = 443 if parts.scheme == "https" else 80
+    return f"{parts.scheme}://{host}" + ("" if port in (None, default_port) else f":{port}")
 
 
 def secret_file_for(database_url: str) -> Path:

@@ -210,3 +210,57 @@ def test_without_a_database_file_the_key_is_kept_in_the_working_directory(
     assert (tmp_path / "gateway.secret").read_text() == first.secret_key + "\n"
     assert stat.S_IMODE((tmp_path / "gateway.secret").stat().st_mode) == 0o600
     assert Settings.from_env({"GATEWAY_DATABASE_URL": url}).secret_key == first.secret_key
+
+
+def test_no_cors_origin_by_default() -> None:
+    assert Settings.from_env({"GATEWAY_SECRET_KEY": KEY}).cors_origins == ()
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("https://shop.example", ("https://shop.example",)),
+        (" https://shop.example , http://localhost:3000,", ("https://shop.example", "http://localhost:3000")),
+        # As a browser writes Origin: lower case, without the scheme's default port, listed once.
+        ("HTTPS://Shop.Example:443,https://shop.example", ("https://shop.example",)),
+        ("http://127.0.0.1:80,http://[::1]:8080", ("http://127.0.0.1", "http://[::1]:8080")),
+        ("", ()),
+    ],
+)
+def test_cors_origins_are_read_as_a_browser_writes_them(raw: str, expected: tuple[str, ...]) -> None:
+    settings = Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_CORS_ORIGINS": raw})
+
+    assert settings.cors_origins == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "shop.example",
+        "https://shop.example/",
+        "https://shop.example/shop",
+        "https://shop.example?x=1",
+        "https://user@shop.example",
+        "https://shop.example:99999",
+        "ftp://shop.example",
+        "null",
+        "https://bücher.example",
+    ],
+)
+def test_a_cors_origin_with_more_or_less_than_an_origin_stops_the_process(raw: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_CORS_ORIGINS": f"http://localhost:3000,{raw}"})
+
+    assert exit_info.value.code == (
+        "GATEWAY_CORS_ORIGINS must list origins such as https://shop.example or http://localhost:3000 "
+        f"(scheme://host[:port], no path), not {raw!r}"
+    )
+
+
+def test_a_wildcard_cors_origin_stops_the_process() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_CORS_ORIGINS": "*"})
+
+    assert exit_info.value.code == (
+        "GATEWAY_CORS_ORIGINS must name each origin; '*' (every site on the web) is not accepted"
+    )
