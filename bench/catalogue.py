@@ -53,7 +53,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from datasources import demo, migrate
+from datasources import demo, migrate, users
 from datasources.database import Database, create_database
 from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
@@ -197,7 +197,13 @@ class GraphQLPage:
 async def rest_client(url: str, log_dir: Path) -> AsyncIterator[httpx.AsyncClient]:
     secret = secrets.token_urlsafe(48)
     app = create_app(Settings(database_url=url, secret_key=secret, log_dir=log_dir))
-    token = TokenIssuer(secret, 3600).issue("bench", ("shop",))
+    # The gateway refuses the tokens of a user that does not exist: the bench signs for a real one.
+    db = create_database(url)
+    try:
+        user = await db.write(lambda session: users.add_user(session, "bench", secrets.token_urlsafe(16), ("shop",)))
+    finally:
+        await db.dispose()
+    token = TokenIssuer(secret, 3600).issue(user.name, user.scopes, user.token_version)
     async with LifespanManager(app) as manager:
         transport = httpx.ASGITransport(app=manager.app)
         headers = {"Authorization": f"Bearer {token}"}

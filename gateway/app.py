@@ -18,6 +18,7 @@ from datasources.database import create_database
 from gateway import collector, errors, supervision
 from gateway.auth.token_endpoint import issue_token
 from gateway.auth.tokens import TokenIssuer
+from gateway.auth.versions import TokenVersions
 from gateway.dispatch import Dispatcher
 from gateway.graphql_view import GraphQLView
 from gateway.logs import LogFiles
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
                 "db": db,
                 "executor": Executor(schema),
                 "token_issuer": TokenIssuer(settings.secret_key, settings.token_lifetime),
+                "token_versions": TokenVersions(db, settings.token_check_seconds),
                 "log_dir": settings.log_dir,
                 "work_dir": settings.work_dir,
                 "limits": settings.request_limits,

@@ -112,6 +112,9 @@ class Settings:
     log_dir: Path = Path("logs")
     work_dir: Path = Path("work")
     token_lifetime: int = 3600
+    # How long a process trusts what it read of a user's token version: a removed or rotated user's tokens
+    # are refused at most this long after the change (gateway/auth/versions.py).
+    token_check_seconds: float = 5.0
     max_body_bytes: int = 32 * MiB  # /www/zugferd (base64 PDFs)
     max_json_bytes: int = 4 * MiB  # every other body: /www JSON and /graphql
     max_path_bytes: int = 2048  # a link's href is varchar(2048)
@@ -139,6 +142,7 @@ class Settings:
             log_dir=Path(env.get("GATEWAY_LOG_DIR", "logs")),
             work_dir=Path(env.get("GATEWAY_WORK_DIR", "work")),
             token_lifetime=number.whole("GATEWAY_TOKEN_LIFETIME", 3600),
+            token_check_seconds=number.seconds("GATEWAY_TOKEN_CHECK_SECONDS", 5.0),
             max_body_bytes=number.whole("GATEWAY_MAX_BODY_BYTES", 32 * MiB),
             max_json_bytes=number.whole("GATEWAY_MAX_JSON_BYTES", 4 * MiB),
             max_path_bytes=number.whole("GATEWAY_MAX_PATH_BYTES", 2048),

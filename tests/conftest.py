@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 from asgi_lifespan import LifespanManager
 
 from datasources.database import Database, create_database
+from datasources.models import ApiUser
+from datasources.users import TokenVersion
 from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
 from gateway.settings import Settings
@@ -18,6 +21,7 @@ from tests.catalogue_data import Catalogue, build_catalogue
 from tests.factories import Factory
 
 SECRET_KEY = "test-secret-key-that-is-long-enough-for-hs256-0123456789"
+TOKEN_USERS = ("shop-client", "other-shop", "operator", "webshop")
 
 
 @pytest.fixture(scope="session")
@@ -65,11 +69,30 @@ async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
-def token_for(settings: Settings) -> Callable[..., dict[str, str]]:
+async def token_users(settings: Settings) -> dict[str, TokenVersion]:
+    """The users token_for signs tokens for, in the test's database (the gateway refuses the tokens of a user
+    that does not exist), with the token version each token must carry. Their secret matches nothing."""
+    created_at = dt.datetime.now(dt.UTC)
+    database = create_database(settings.database_url)
+    try:
+        async with database.writer() as session, session.begin():
+            session.add_all(
+                ApiUser(name=name, secret_hash="-", scopes="shop", created_at=created_at, token_version=0)
+                for name in TOKEN_USERS
+            )
+    finally:
+        await database.dispose()
+    return dict.fromkeys(TOKEN_USERS, TokenVersion.of(created_at, 0))
+
+
+@pytest.fixture
+def token_for(settings: Settings, token_users: dict[str, TokenVersion]) -> Callable[..., dict[str, str]]:
     """Authorization headers for a user with the given scopes, signed like the token endpoint does."""
 
     def make(*scopes: str, name: str = "shop-client") -> dict[str, str]:
-        token = TokenIssuer(settings.secret_key, settings.token_lifetime).issue(name, scopes or ("shop",))
+        assert name in token_users, f"token_for signs for the users of TOKEN_USERS only, not {name!r}"
+        issuer = TokenIssuer(settings.secret_key, settings.token_lifetime)
+        token = issuer.issue(name, scopes or ("shop",), token_users[name])
         return {"Authorization": f"Bearer {token}"}
 
     return make

@@ -49,7 +49,7 @@ async def issue_token(request: Request) -> Response:
     issuer: TokenIssuer = request.state.token_issuer
     return JsonResponse(
         {
-            "access_token": issuer.issue(user.name, user.scopes),
+            "access_token": issuer.issue(user.name, user.scopes, user.token_version),
             "token_type": "Bearer",
             "expires_in": issuer.lifetime,
         }

@@ -1,21 +1,35 @@
-"""Signed bearer tokens (JWT, HS256 only): stateless, so any number of gateway processes verify them."""
+"""Signed bearer tokens (JWT, HS256 only): stateless, so any number of gateway processes verify them.
+Each carries its user's token version (`ver`), which gateway/auth/versions.py compares with the user's
+current one."""
 
 from __future__ import annotations
 
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import OctKey
 
+from datasources.users import TokenVersion
+
 ALGORITHMS = ["HS256"]  # the allow-list: `none` and anything else is refused
 ISSUER = "erp-shop-gateway"
+VERSION_CLAIM = "ver"
 
 
 class InvalidToken(Exception):
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class TokenClaims:
+    subject: str
+    scopes: tuple[str, ...]
+    # None for the tokens issued before tokens carried a version (gateway/auth/versions.py).
+    version: TokenVersion | None = None
 
 
 @dataclass(frozen=True)
@@ -27,7 +41,7 @@ class TokenIssuer:
     def _key(self) -> OctKey:
         return OctKey.import_key(self.secret_key.encode())
 
-    def issue(self, subject: str, scopes: tuple[str, ...]) -> str:
+    def issue(self, subject: str, scopes: tuple[str, ...], version: TokenVersion) -> str:
         now = int(time.time())
         claims = {
             "iss": ISSUER,
@@ -36,11 +50,12 @@ class TokenIssuer:
             "iat": now,
             "exp": now + self.lifetime,
             "jti": uuid.uuid4().hex,
+            VERSION_CLAIM: [version.created, version.number],
         }
         return jwt.encode({"alg": ALGORITHMS[0], "typ": "JWT"}, claims, self._key, algorithms=ALGORITHMS)
 
-    def verify(self, token: str) -> tuple[str, tuple[str, ...]]:
-        """The subject and scopes of a valid token; InvalidToken for anything else."""
+    def verify(self, token: str) -> TokenClaims:
+        """The subject, scopes and version of a valid token; InvalidToken for anything else."""
         try:
             decoded = jwt.decode(token, self._key, algorithms=ALGORITHMS)
             jwt.JWTClaimsRegistry(
@@ -51,4 +66,17 @@ class TokenIssuer:
         except (JoseError, ValueError) as error:
             raise InvalidToken(str(error)) from None
         scope = decoded.claims.get("scope", "")
-        return str(decoded.claims["sub"]), tuple(scope.split()) if isinstance(scope, str) else ()
+        return TokenClaims(
+            subject=str(decoded.claims["sub"]),
+            scopes=tuple(scope.split()) if isinstance(scope, str) else (),
+            version=_version(decoded.claims.get(VERSION_CLAIM)),
+        )
+
+
+def _version(claim: Any) -> TokenVersion | None:
+    if claim is None:
+        return None
+    # Signed by us, so well formed unless the key leaked; still, never a 500 for a strange value.
+    if not (isinstance(claim, list) and len(claim) == 2 and all(type(part) is int for part in claim)):
+        raise InvalidToken(f"malformed {VERSION_CLAIM} claim")
+    return TokenVersion(created=claim[0], number=claim[1])

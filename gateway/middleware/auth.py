@@ -9,6 +9,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gateway.auth.tokens import InvalidToken, TokenIssuer
+from gateway.auth.versions import TokenVersions
 from gateway.errors import send_error
 from rest_compat.errors import ApiError
 from schema.permissions import Principal
@@ -29,29 +30,38 @@ class BearerAuthMiddleware:
             await self.app(scope, receive, send)
             return
         try:
-            scope["user"] = self._principal(scope)
+            scope["user"] = await self._principal(scope)
         except ApiError as error:
             await send_error(error, scope, send)
             return
         await self.app(scope, receive, send)
 
-    def _principal(self, scope: Scope) -> Principal:
+    async def _principal(self, scope: Scope) -> Principal:
         scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError("invalid_token", "A bearer token is required.", headers={"WWW-Authenticate": CHALLENGE})
         issuer: TokenIssuer = scope["state"]["token_issuer"]
         try:
-            subject, scopes = issuer.verify(token.strip())
+            claims = issuer.verify(token.strip())
         except InvalidToken:
-            raise ApiError(
-                "invalid_token",
-                "The token is invalid or expired.",
-                headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
-            ) from None
+            raise _invalid_token() from None
+        # A removed user's tokens, or those issued before its rotation: refused like any invalid token.
+        # An unavailable database raises here, and is answered 503 like every request that needs it.
+        versions: TokenVersions = scope["state"]["token_versions"]
+        if not await versions.accepts(claims.subject, claims.version):
+            raise _invalid_token()
         # The token's identity for the per-token rate limit (gateway/ratelimit/middleware.py): a digest,
         # so that no token is kept in a counter's key or a log line.
         scope["token_id"] = hashlib.sha256(token.strip().encode()).hexdigest()
-        return Principal.from_names(subject, scopes)
+        return Principal.from_names(claims.subject, claims.scopes)
+
+
+def _invalid_token() -> ApiError:
+    return ApiError(
+        "invalid_token",
+        "The token is invalid or expired.",
+        headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
+    )
 
 
 def _protected(scope: Scope) -> bool:

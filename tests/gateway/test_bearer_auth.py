@@ -14,6 +14,7 @@ from asgi_lifespan import LifespanManager
 from joserfc import jwt
 from joserfc.jwk import OctKey
 
+from datasources.users import TokenVersion
 from gateway.app import create_app
 from gateway.auth import tokens
 from gateway.auth.tokens import ISSUER, TokenIssuer
@@ -104,7 +105,24 @@ async def test_other_authorization_headers_are_a_missing_token(client: httpx.Asy
     assert response.headers["WWW-Authenticate"] == 'Bearer realm="gateway"'
 
 
-async def test_a_valid_token_passes(client: httpx.AsyncClient, factory: Factory, settings: Settings) -> None:
+async def test_a_valid_token_passes(
+    client: httpx.AsyncClient, factory: Factory, settings: Settings, token_users: dict[str, TokenVersion]
+) -> None:
+    await factory.reference_data()
+    version = token_users["shop-client"]
+
+    response = await graphql_articles(
+        client, bearer(sign(settings.secret_key, claims(ver=[version.created, version.number])))
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"articles": {"totalCount": 0}}}
+
+
+async def test_a_token_without_a_version_passes(
+    client: httpx.AsyncClient, factory: Factory, settings: Settings, token_users: dict[str, TokenVersion]
+) -> None:
+    # As issued before tokens carried a version: valid while the user's version is still 0 (test_token_versions).
     await factory.reference_data()
 
     response = await graphql_articles(client, bearer(sign(settings.secret_key, claims())))
@@ -137,7 +155,7 @@ async def test_a_token_with_a_changed_payload_is_refused(
 
 
 async def test_an_expired_token_is_refused(client: httpx.AsyncClient, settings: Settings) -> None:
-    token = TokenIssuer(settings.secret_key, lifetime=-10).issue("shop-client", ("shop",))
+    token = TokenIssuer(settings.secret_key, lifetime=-10).issue("shop-client", ("shop",), TokenVersion(0, 0))
     assert unb64url_json(token.split(".")[1])["exp"] < time.time()
 
     assert_invalid(await graphql_articles(client, bearer(token)))

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from datasources import users
 from datasources.database import Database
 from datasources.models import ApiUser
-from gateway.auth.tokens import TokenIssuer
+from gateway.auth.tokens import TokenClaims, TokenIssuer
 from gateway.settings import Settings
 from tests.factories import Factory
 
@@ -65,10 +65,11 @@ async def test_correct_credentials_give_a_bearer_token(
     assert body["token_type"] == "Bearer"
     assert type(body["expires_in"]) is int
     assert body["expires_in"] == settings.token_lifetime
-    assert TokenIssuer(settings.secret_key, settings.token_lifetime).verify(body["access_token"]) == (
-        "shop",
-        ("shop",),
-    )
+    claims = TokenIssuer(settings.secret_key, settings.token_lifetime).verify(body["access_token"])
+    async with db.reader() as session:
+        version = await users.token_version(session, "shop")
+    assert claims == TokenClaims("shop", ("shop",), version)
+    assert version is not None and version.number == 0
 
     await factory.reference_data()
     articles = await client.get("/www/artikel", headers={"Authorization": f"Bearer {body['access_token']}"})
@@ -163,7 +164,7 @@ async def test_a_non_ascii_secret_works(client: httpx.AsyncClient, db: Database,
     # The same characters with the umlauts folded away are another secret.
     folded = await client.post("/www/token", headers=basic("umlaut", "Gruezi:Zurich-€-密码"))
 
-    assert TokenIssuer(settings.secret_key, settings.token_lifetime).verify(token)[0] == "umlaut"
+    assert TokenIssuer(settings.secret_key, settings.token_lifetime).verify(token).subject == "umlaut"
     assert_invalid_client(folded)
 
 
