@@ -5,14 +5,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import json
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import users
 from datasources.errors import DomainError
 from gateway.cli.arguments import HELP_FORMAT
 from gateway.cli.database import migrated_database
+from gateway.cli.tables import print_table, utc_time
 from gateway.settings import Settings
+
+T = TypeVar("T")
 
 
 def add_parser(commands: Any) -> None:
@@ -33,6 +40,34 @@ def add_parser(commands: Any) -> None:
         help="shop, catalogue or admin; repeatable (default: shop)",
     )
     add.set_defaults(run=_add)
+    listing = actions.add_parser(
+        "list",
+        help="list the API users",
+        description="Lists the API users: name, scopes, when they were created (UTC) and how often their "
+        "secret was replaced. Never a secret.",
+        formatter_class=HELP_FORMAT,
+    )
+    listing.add_argument("--json", action="store_true", help="one JSON array instead of aligned columns")
+    listing.set_defaults(run=_list)
+    remove = actions.add_parser(
+        "remove",
+        help="remove an API user; its tokens are refused",
+        description="Removes an API user: it gets no token any more, and the gateway refuses the tokens it "
+        "holds within GATEWAY_TOKEN_CHECK_SECONDS.",
+        formatter_class=HELP_FORMAT,
+    )
+    remove.add_argument("name", help="the user name")
+    remove.set_defaults(run=_remove)
+    rotate = actions.add_parser(
+        "rotate",
+        help="give an API user a new secret, read from standard input; its earlier tokens are refused",
+        description="Replaces an API user's secret with one read from standard input (or asked for twice on "
+        "a terminal; at least 8 characters). The old secret gets no token any more, and the gateway refuses "
+        "the tokens issued before within GATEWAY_TOKEN_CHECK_SECONDS.",
+        formatter_class=HELP_FORMAT,
+    )
+    rotate.add_argument("name", help="the user name")
+    rotate.set_defaults(run=_rotate)
 
 
 def _read_secret() -> str:
@@ -44,17 +79,75 @@ def _read_secret() -> str:
     return sys.stdin.readline().rstrip("\r\n")
 
 
-async def _add_user(settings: Settings, name: str, secret: str, scopes: tuple[str, ...]) -> None:
-    async with migrated_database(settings) as database, database.writer() as session, session.begin():
-        await users.add_user(session, name, secret, scopes)
+def _write(settings: Settings, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def run() -> T:
+        async with migrated_database(settings) as database:
+            return await database.write(work)
+
+    return asyncio.run(run())
+
+
+def _refused(error: DomainError) -> int:
+    print(f"gateway: {error.message}", file=sys.stderr)
+    return 1
 
 
 def _add(args: argparse.Namespace) -> int:
     scopes = tuple(dict.fromkeys(args.scope or ["shop"]))
+    settings = Settings.from_env()
+    secret = _read_secret()
     try:
-        asyncio.run(_add_user(Settings.from_env(), args.name, _read_secret(), scopes))
+        _write(settings, lambda session: users.add_user(session, args.name, secret, scopes))
     except DomainError as error:
-        print(f"gateway: {error.message}", file=sys.stderr)
-        return 1
+        return _refused(error)
     print(f"user {args.name!r} created with scopes: {' '.join(scopes)}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    records = _write(Settings.from_env(), users.list_users)
+    if args.json:
+        listed = [
+            {
+                "name": record.name,
+                "scopes": list(record.scopes),
+                "created": utc_time(record.created_at),
+                "rotations": record.token_version.number,
+            }
+            for record in records
+        ]
+        print(json.dumps(listed, ensure_ascii=False, indent=2))
+        return 0
+    rows = [
+        (record.name, ",".join(record.scopes), utc_time(record.created_at), str(record.token_version.number))
+        for record in records
+    ]
+    print_table(("NAME", "SCOPES", "CREATED", "ROTATIONS"), rows)
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    try:
+        _write(settings, lambda session: users.remove_user(session, args.name))
+    except DomainError as error:
+        return _refused(error)
+    print(f"user {args.name!r} removed; its tokens are refused within {_check_time(settings)}")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    secret = _read_secret()
+    try:
+        _write(settings, lambda session: users.rotate_user(session, args.name, secret))
+    except DomainError as error:
+        return _refused(error)
+    print(f"user {args.name!r} has a new secret; tokens issued before are refused within {_check_time(settings)}")
+    return 0
+
+
+def _check_time(settings: Settings) -> str:
+    # As the servers see it if they run with this environment (GATEWAY_TOKEN_CHECK_SECONDS).
+    return f"{settings.token_check_seconds:g} s"
     return 0

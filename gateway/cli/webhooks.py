@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import datetime as dt
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,6 +18,7 @@ from datasources.webhooks import deliveries, endpoints
 from datasources.webhooks.deliveries import DeliveryRecord
 from gateway.cli.arguments import HELP_FORMAT, whole_number
 from gateway.cli.database import migrated_database
+from gateway.cli.tables import print_table, utc_time
 from gateway.settings import Settings
 
 T = TypeVar("T")
@@ -93,8 +94,8 @@ def _add(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     records = _write(endpoints.list_endpoints)
-    rows = [(str(r.id), _when(r.created_at), _events(r.events), r.url) for r in records]
-    _table(("ID", "CREATED", "EVENTS", "URL"), rows)
+    rows = [(str(r.id), utc_time(r.created_at), _events(r.events), r.url) for r in records]
+    print_table(("ID", "CREATED", "EVENTS", "URL"), rows)
     return 0
 
 
@@ -110,7 +111,7 @@ def _remove(args: argparse.Namespace) -> int:
 def _deliveries(args: argparse.Namespace) -> int:
     status = DeliveryStatus.FAILED if args.failed else None
     records = _write(lambda session: deliveries.list_deliveries(session, status=status, limit=args.limit))
-    _table(
+    print_table(
         ("ID", "EVENT", "ENDPOINT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "NEXT ATTEMPT", "ANSWER"),
         [_delivery_row(record) for record in records],
     )
@@ -140,21 +141,11 @@ def _delivery_row(record: DeliveryRecord) -> tuple[str, ...]:
         f"{record.endpoint_id} {record.url}",
         record.status,
         str(record.attempts),
-        _when(record.last_attempt_at),
-        _when(record.next_attempt_at) if pending else "-",
+        utc_time(record.last_attempt_at),
+        utc_time(record.next_attempt_at) if pending else "-",
         answer[:ANSWER_WIDTH],
     )
 
 
 def _events(names: tuple[str, ...]) -> str:
     return ",".join(names) or "all"
-
-
-def _when(moment: dt.datetime | None) -> str:
-    return "-" if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
-    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
-    for row in [header, *rows]:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
