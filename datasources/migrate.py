@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -16,6 +21,42 @@ def alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", "datasources:migrations")
     return config
+
+
+@dataclass(frozen=True, slots=True)
+class Revisions:
+    """Where a database's migrations are, against the newest this code has."""
+
+    current: tuple[str, ...]  # the database's (alembic_version); none before the first migration
+    head: tuple[str, ...]  # this code's newest
+
+    @property
+    def at_head(self) -> bool:
+        return set(self.current) == set(self.head)
+
+    @property
+    def known(self) -> bool:
+        """Every current revision is one of this code's: a database a newer release migrated is not."""
+        return set(self.current) <= known_revisions()
+
+
+async def revisions(engine: AsyncEngine) -> Revisions:
+    """The database's current revisions (one statement, or two where the version table's existence is
+    looked up) and this code's head."""
+    async with engine.connect() as conn:
+        current = await conn.run_sync(lambda sync: MigrationContext.configure(sync).get_current_heads())
+    return Revisions(tuple(sorted(current)), head_revisions())
+
+
+@functools.cache
+def head_revisions() -> tuple[str, ...]:
+    # The scripts do not change while a process runs; reading them costs milliseconds per call.
+    return tuple(sorted(ScriptDirectory.from_config(alembic_config()).get_heads()))
+
+
+@functools.cache
+def known_revisions() -> frozenset[str]:
+    return frozenset(script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions())
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:

@@ -21,7 +21,10 @@ from gateway.auth.tokens import TokenIssuer
 from gateway.auth.versions import TokenVersions
 from gateway.dispatch import Dispatcher
 from gateway.graphql_view import GraphQLView
+from gateway.health import routes as health_routes
 from gateway.logs import LogFiles
+from gateway.metrics import Metrics, MetricsMiddleware, multiprocess
+from gateway.metrics import routes as metrics_routes
 from gateway.middleware.auth import BearerAuthMiddleware
 from gateway.middleware.cors import cors_middleware
 from gateway.middleware.request_context import RequestContextMiddleware
@@ -50,6 +53,7 @@ def create_server_app() -> Starlette:
 def create_app(settings: Settings | None = None, *, supervised: bool = False) -> Starlette:
     settings = settings or Settings.from_env()
     schema = build_schema(limits=settings.document_limits)
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -88,6 +92,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             # The e-invoice worker processes, if any were started.
             await asyncio.to_thread(einvoice.shutdown_workers)
             log_files.close()
+            multiprocess.process_ended()
 
     return Starlette(
         routes=[
@@ -95,8 +100,11 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             *www_routes,
             Route("/graphql", GraphQLView(schema), methods=["GET", "POST"]),
             *ui_routes(),  # `/`, GraphiQL's files, Swagger UI at /www/docs
+            *health_routes(settings.ready_timeout),  # /healthz, /readyz
+            *metrics_routes(metrics, public=settings.metrics_public, timeout=settings.ready_timeout),
         ],
         middleware=[
+            Middleware(MetricsMiddleware, metrics=metrics),  # first: sees every request and its final status
             *cors_middleware(settings.cors_origins),  # before the rest: preflights need no token, errors get CORS
             Middleware(RequestContextMiddleware),
             Middleware(
@@ -107,7 +115,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
                 max_query_bytes=settings.max_query_bytes,
             ),
             Middleware(RequestTimeoutMiddleware, timeout=settings.request_timeout),
-            Middleware(BearerAuthMiddleware),
+            Middleware(BearerAuthMiddleware, metrics_public=settings.metrics_public),
             Middleware(TokenRateLimitMiddleware),
         ],
         exception_handlers={ApiError: errors.api_error, HTTPException: errors.http_error},

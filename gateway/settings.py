@@ -121,6 +121,8 @@ class Settings:
     max_query_bytes: int = 8192
     request_timeout: float = 30.0  # a request's whole work, after its body arrived
     public_url: str | None = None  # the base of every link; default: the address the request came to
+    ready_timeout: float = 2.0  # /readyz's wait for the database, and /metrics' for the outbox figures
+    metrics_public: bool = False  # /metrics without a token (a private network's Prometheus); else admin scope
     database_timeouts: Timeouts = field(default_factory=Timeouts)
     request_limits: RequestLimits = field(default_factory=RequestLimits)
     document_limits: DocumentLimits = field(default_factory=DocumentLimits)
@@ -149,6 +151,8 @@ class Settings:
             max_query_bytes=number.whole("GATEWAY_MAX_QUERY_BYTES", 8192),
             request_timeout=number.seconds("GATEWAY_REQUEST_TIMEOUT", 30.0),
             public_url=_public_url(env.get("GATEWAY_PUBLIC_URL")),
+            ready_timeout=number.seconds("GATEWAY_READY_TIMEOUT", 2.0),
+            metrics_public=_switch(env, "GATEWAY_METRICS_PUBLIC", default=False),
             database_timeouts=Timeouts(
                 connect=number.seconds("GATEWAY_DB_CONNECT_TIMEOUT", timeouts.connect),
                 statement=number.seconds("GATEWAY_DB_STATEMENT_TIMEOUT", timeouts.statement),
@@ -206,6 +210,13 @@ class _Numbers:
         if not 0 < value < float("inf"):
             raise SystemExit(f"{name} must be a positive number of seconds, not {raw}")
         return value
+
+
+def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    raw = env.get(name, "")
+    if raw not in ("", "0", "1"):
+        raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
+    return default if raw == "" else raw == "1"
 
 
 def _public_url(raw: str | None) -> str | None:

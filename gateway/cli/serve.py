@@ -12,6 +12,7 @@ from datasources.database import describe
 from gateway.cli import demo
 from gateway.cli.arguments import HELP_FORMAT, whole_number
 from gateway.cli.database import migrated_database
+from gateway.metrics import multiprocess
 from gateway.server import run
 from gateway.settings import Settings
 from gateway.supervision import SUPERVISOR_PID
@@ -51,7 +52,9 @@ def _serve(args: argparse.Namespace) -> int:
         if args.workers > 1:
             os.environ[SUPERVISOR_PID] = str(os.getpid())
         print(banner(settings, args.host, args.port), flush=True)
-        run.serve(sock, workers=args.workers, limits=settings.server)
+        # Where the workers keep their metrics, so that a scrape of any of them sums them all.
+        with multiprocess.shared_directory(args.workers):
+            run.serve(sock, workers=args.workers, limits=settings.server)
     finally:
         sock.close()
     return 0

@@ -1,5 +1,6 @@
-"""Bearer authentication for /www and /graphql; POST /www/token, the GraphiQL page and the files of the
-browser pages (gateway/ui) are open."""
+"""Bearer authentication for /www, /graphql and /metrics; POST /www/token, the GraphiQL page, the files of
+the browser pages (gateway/ui) and the probes /healthz and /readyz are open, /metrics too when
+GATEWAY_METRICS_PUBLIC says so."""
 
 from __future__ import annotations
 
@@ -11,22 +12,25 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from gateway.auth.tokens import InvalidToken, TokenIssuer
 from gateway.auth.versions import TokenVersions
 from gateway.errors import send_error
+from gateway.metrics import METRICS_PATH
 from rest_compat.errors import ApiError
 from schema.permissions import Principal
 
 CHALLENGE = 'Bearer realm="gateway"'
 # The browser pages' files and Swagger UI's page hold no data (gateway/ui); what they fetch needs a token.
 OPEN_PREFIXES = ("/graphql/static/", "/www/docs/")
-# Paths anyone may read: the token endpoint itself, and the API's description.
-OPEN_PATHS = frozenset({"/www/token", "/www/openapi.json"})
+# Paths anyone may read: the token endpoint itself, the API's description, and the probes (gateway/health):
+# an orchestrator or a load balancer holds no token.
+OPEN_PATHS = frozenset({"/www/token", "/www/openapi.json", "/healthz", "/readyz"})
 
 
 class BearerAuthMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, metrics_public: bool = False) -> None:
         self.app = app
+        self.metrics_public = metrics_public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _protected(scope):
+        if scope["type"] != "http" or not _protected(scope, metrics_public=self.metrics_public):
             await self.app(scope, receive, send)
             return
         try:
@@ -64,9 +68,11 @@ def _invalid_token() -> ApiError:
     )
 
 
-def _protected(scope: Scope) -> bool:
+def _protected(scope: Scope, *, metrics_public: bool) -> bool:
     # Judge the path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
     path: str = scope["path"].removeprefix(scope.get("root_path", ""))
+    if path == METRICS_PATH:
+        return not metrics_public  # the scope it needs is checked by the page (gateway/metrics/routes.py)
     if path in OPEN_PATHS or (path == "/www/zugferd" and scope["method"] == "OPTIONS"):
         return False
     if path == "/www/docs" or path.startswith(OPEN_PREFIXES):

@@ -38,8 +38,9 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         request_id = _request_id(scope)
-        scope.setdefault("state", {})["request_id"] = request_id
         stats = QueryStats()
+        # The statistics in the request's state too: the metrics middleware, outside this one, reads them.
+        scope.setdefault("state", {}).update(request_id=request_id, query_stats=stats)
         token = current_stats.set(stats)
         started = time.perf_counter()
         status = 500

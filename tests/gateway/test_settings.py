@@ -109,6 +109,17 @@ def test_the_process_environment_is_the_default_source(monkeypatch: pytest.Monke
     assert settings.token_lifetime == 60
 
 
+def test_health_and_metrics_settings() -> None:
+    defaults = Settings.from_env({"GATEWAY_SECRET_KEY": KEY})
+    assert (defaults.ready_timeout, defaults.metrics_public) == (2.0, False)
+
+    settings = Settings.from_env(
+        {"GATEWAY_SECRET_KEY": KEY, "GATEWAY_READY_TIMEOUT": "0.5", "GATEWAY_METRICS_PUBLIC": "1"}
+    )
+    assert (settings.ready_timeout, settings.metrics_public) == (0.5, True)
+    assert not Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_METRICS_PUBLIC": "0"}).metrics_public
+
+
 @pytest.mark.parametrize(("raw", "expected"), [("1", 1), ("7200", 7200), (" 120 ", 120), ("", 3600)])
 def test_token_lifetime_parsing(raw: str, expected: int) -> None:
     settings = Settings.from_env({"GATEWAY_SECRET_KEY": KEY, "GATEWAY_TOKEN_LIFETIME": raw})
@@ -150,6 +161,9 @@ def test_an_invalid_token_lifetime_stops_the_process(raw: str, message: str) -> 
             "shop.example",
             "GATEWAY_PUBLIC_URL must be an http(s) URL such as https://shop.example/erp, not 'shop.example'",
         ),
+        ("GATEWAY_READY_TIMEOUT", "0", "GATEWAY_READY_TIMEOUT must be a positive number of seconds, not 0"),
+        # A typo must not open /metrics, nor silently leave it closed to a scraper that expects it open.
+        ("GATEWAY_METRICS_PUBLIC", "yes", "GATEWAY_METRICS_PUBLIC must be 1 or 0, not 'yes'"),
     ],
 )
 def test_an_invalid_setting_stops_the_process_with_one_line(name: str, raw: str, message: str) -> None:
