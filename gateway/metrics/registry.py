@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
 
 from datasources.statistics import QueryStats
 from schema.execution import COMPILED, FALLBACK, GRAPHQL_CORE
@@ -26,6 +26,9 @@ class _Series(NamedTuple):
 
 class Metrics:
     def __init__(self) -> None:
+        # No `_created` series: the multiprocess mode has none, so a single process would differ from a
+        # server of several workers; and Prometheus reading the text format makes no use of them.
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "gateway_http_requests",

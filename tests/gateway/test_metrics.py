@@ -80,6 +80,7 @@ async def test_a_setting_opens_metrics_to_a_scraper_without_a_token(settings: Se
     async with serving(dataclasses.replace(settings, metrics_public=True)) as client:
         samples = await scrape(client)
     assert value(samples, "gateway_graphql_operations_total", path="compiled") == 0  # every path, from the start
+    assert not [name for name, _ in samples if name.endswith("_created")]  # as with several workers
 
 
 @pytest.mark.usefixtures("catalogue")
