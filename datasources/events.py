@@ -33,6 +33,12 @@ async def record(session: AsyncSession, event: str, user: str, **fields: str) ->
     """Adds the event to the outbox when the company enables it; True when it was recorded."""
     if not await enabled(session, event):
         return False
+    await add(session, event, user, **fields)
+    return True
+
+
+async def add(session: AsyncSession, event: str, user: str, **fields: str) -> None:
+    """Adds the event to the outbox, for a caller that asked `enabled` already."""
     now = dt.datetime.now(dt.UTC)
     payload = {"event": event, **fields, "user": user, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
     outbox = OutboxEvent(
@@ -40,7 +46,6 @@ async def record(session: AsyncSession, event: str, user: str, **fields: str) ->
     )
     session.add(outbox)
     await fanout.fan_out(session, outbox, now)
-    return True
 
 
 def new_message_id() -> str:

@@ -1,13 +1,16 @@
-"""Numbers handed out once, in order, under concurrency (DebiNr now; AuftNr and OffertNr later).
+"""Numbers handed out once, in order, without gaps, under concurrency (DebiNr, AuftNr, OffertNr).
 
-The sequence row is locked for the rest of the transaction (FOR UPDATE on PostgreSQL; on SQLite the
-writer's BEGIN IMMEDIATE already serialises), so two transactions never take the same number. Numbers
-written by other means (imports, demo data) are skipped, not repeated.
+A number is taken by `UPDATE number_sequence ... RETURNING`, which locks the sequence row for the rest of
+the transaction (on SQLite the writer's BEGIN IMMEDIATE already serialises), so two transactions never
+take the same number and one that rolls back gives its number back: the numbers of committed rows follow
+each other. Every transaction that takes a number waits for the one before it to commit, so a writer takes
+its number as late as it can (sales documents: the last statements before the commit). Numbers written by
+other means (imports, demo data) are skipped, not repeated.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -16,20 +19,47 @@ from datasources.models import NumberSequence
 _WINDOW = 64
 
 
-async def next_number(session: AsyncSession, sequence: str, taken_in: InstrumentedAttribute[str]) -> str:
-    """The next free number of `sequence`; `taken_in` is the column the numbers must be unique in."""
-    last = await session.scalar(
-        select(NumberSequence.last_value).where(NumberSequence.name == sequence).with_for_update()
+async def advance(session: AsyncSession, sequence: str) -> int:
+    """The sequence's next value, taken (and the row locked) in one statement; its caller must still check
+    that no row holds it already (`next_number`, or a guarded write with `first_free` as the way out)."""
+    last: int | None = await session.scalar(
+        update(NumberSequence)
+        .where(NumberSequence.name == sequence)
+        .values(last_value=NumberSequence.last_value + 1)
+        .returning(NumberSequence.last_value)
     )
     if last is None:
         raise LookupError(f"number sequence {sequence!r} is missing; run `gateway db upgrade`")
-    candidate = last + 1
+    return last
+
+
+async def next_number(
+    session: AsyncSession, sequence: str, taken_in: InstrumentedAttribute[str], *scope: ColumnElement[bool]
+) -> str:
+    """The next free number of `sequence`; `taken_in` (among the rows `scope` selects) is the column the
+    numbers must be unique in."""
+    candidate = await advance(session, sequence)
+    return await first_free(session, sequence, taken_in, candidate, *scope)
+
+
+async def first_free(
+    session: AsyncSession,
+    sequence: str,
+    taken_in: InstrumentedAttribute[str],
+    candidate: int,
+    *scope: ColumnElement[bool],
+) -> str:
+    """The first number from `candidate` on that no row holds, made the sequence's last value."""
+    start = candidate
     while True:
         window = [str(n) for n in range(candidate, candidate + _WINDOW)]
-        taken = set(await session.scalars(select(taken_in).where(taken_in.in_(window))))
+        taken = set(await session.scalars(select(taken_in).where(*scope, taken_in.in_(window))))
         free = next((number for number in window if number not in taken), None)
         if free is not None:
             break
         candidate += _WINDOW
-    await session.execute(update(NumberSequence).where(NumberSequence.name == sequence).values(last_value=int(free)))
+    if int(free) != start:
+        await session.execute(
+            update(NumberSequence).where(NumberSequence.name == sequence).values(last_value=int(free))
+        )
     return free

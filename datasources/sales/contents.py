@@ -13,12 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources.customers.addresses import addresses_by_id
 from datasources.sales import taxes
 from datasources.sales.documents import (
+    document_by_id,
     document_by_number,
     payment_condition_text,
     payments_by_document,
     positions_by_document,
 )
-from datasources.sales.records import DocumentContents
+from datasources.sales.records import DocumentContents, DocumentRecord
 
 DEFAULT_LANGUAGE = "ger"
 
@@ -28,6 +29,18 @@ async def read_contents(session: AsyncSession, kind: str, number: str) -> Docume
     record = await document_by_number(session, kind, number)
     if record is None:
         raise LookupError(f"{kind} {number} was just written but cannot be read in its transaction")
+    return await _contents(session, record)
+
+
+async def contents_by_id(session: AsyncSession, document_id: int) -> DocumentContents:
+    """The same by the document's id: for a document still under its provisional number."""
+    record = await document_by_id(session, document_id)
+    if record is None:
+        raise LookupError(f"document {document_id} was just written but cannot be read in its transaction")
+    return await _contents(session, record)
+
+
+async def _contents(session: AsyncSession, record: DocumentRecord) -> DocumentContents:
     positions = (await positions_by_document(session, [record.id])).get(record.id, [])
     payments = (await payments_by_document(session, [record.id])).get(record.id, [])
     ids = [record.contact_address_id, record.delivery_address_id, record.billing_address_id]

@@ -10,14 +10,13 @@ from typing import Any, cast
 from sqlalchemy import Table, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from datasources import events
 from datasources.catalogue.view import CatalogueView, resolve_view
 from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
 from datasources.errors import InvalidInput, NotFound, Unprocessable
 from datasources.models import Currency, Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
-from datasources.numbering import next_number
 from datasources.sales import taxes
+from datasources.sales.numbers import number_document, provisional_number
 from datasources.sales.pricing import MAX_AMOUNT, price_positions
 from datasources.sales.records import (
     NEW_ORDER_STATUS,
@@ -72,10 +71,19 @@ class DocumentInput:
 
 
 async def locked_customer(session: AsyncSession, number: str, *, field: str = "customer_number") -> Customer:
-    """The customer, locked for this transaction so that its documents are created one at a time."""
+    """The customer, locked for this transaction (an offer given to a customer, converted for one)."""
     customer = await session.get(Customer, number, with_for_update=True)
     if customer is None:
         raise NotFound(f"customer {number!r} does not exist", field=field)
+    return customer
+
+
+async def document_customer(session: AsyncSession, number: str) -> Customer:
+    """The customer of a new document, not locked: orders of one customer are written side by side (the
+    document's foreign key keeps the customer from going away meanwhile)."""
+    customer = await session.get(Customer, number)
+    if customer is None:
+        raise NotFound(f"customer {number!r} does not exist", field="customer_number")
     return customer
 
 
@@ -87,20 +95,30 @@ async def document_view(session: AsyncSession, currency: str | None, customer_nu
 async def create_document(
     session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
 ) -> SalesDocument:
+    """A new document, numbered (its kind's event is the caller's)."""
+    document = await write_document(session, kind, data, user=user, fingerprint=fingerprint)
+    await number_document(session, document)
+    return document
+
+
+async def write_document(
+    session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
+) -> SalesDocument:
+    """The document with its positions, payments and addresses, written under a provisional number:
+    `number_document` gives it its number as the transaction's last step."""
     if kind == OFFER:
         refuse_prices(data.positions)
-    customer = await locked_customer(session, data.header.customer_number) if data.header.customer_number else None
+    customer = await document_customer(session, data.header.customer_number) if data.header.customer_number else None
     view = await document_view(session, data.header.currency, data.header.customer_number)
     # Kept referenced: the session's identity map holds it weakly, and the totals look its step up again.
     currency = await session.get(Currency, view.currency)
     if currency is None:
         raise InvalidInput(f"{view.currency} is not a currency of the ERP", field="currency")
     priced = await price_positions(session, data.positions, view)
-    number = await next_number(session, kind, SalesDocument.number)
     header = dataclasses.asdict(data.header)
     document = SalesDocument(
         kind=kind,
-        number=number,
+        number=provisional_number(),
         status=OFFER_STATUS if kind == OFFER else NEW_ORDER_STATUS,
         created_by=user,
         **{**header, "currency": view.currency},
@@ -117,8 +135,6 @@ async def create_document(
     await session.flush()
     await add_positions(session, document.id, priced, first_number=1)
     await add_payments(session, document.id, data.payments)
-    if kind == ORDER:
-        await events.record(session, events.ORDER_EVENT, user, AuftNr=number, KundNr=document.customer_number or "")
     return document
 
 
@@ -138,8 +154,13 @@ async def set_addresses(
             setattr(document, f"{role}_id", getattr(customer, f"{role}_id"))
 
 
+_PRICED_FIELDS = [f.name for f in dataclasses.fields(PricedPosition)]
+
+
 def position_row(document_id: int, number: int, position: PricedPosition) -> dict[str, Any]:
-    return {"document_id": document_id, "position_number": number, **dataclasses.asdict(position)}
+    # Not dataclasses.asdict: it deep-copies every value, and a 1,000-position order has 17,000.
+    values = {name: getattr(position, name) for name in _PRICED_FIELDS}
+    return {"document_id": document_id, "position_number": number, **values}
 
 
 async def add_positions(
@@ -177,6 +198,11 @@ _DOCUMENT_COLUMNS = [c for c in SalesDocument.__table__.columns if c.key not in 
 async def document_by_number(session: AsyncSession, kind: str, number: str) -> DocumentRecord | None:
     stmt = select(*_DOCUMENT_COLUMNS).where(SalesDocument.kind == kind, SalesDocument.number == number)
     row = (await session.execute(stmt)).one_or_none()
+    return None if row is None else DocumentRecord(**row._mapping)
+
+
+async def document_by_id(session: AsyncSession, document_id: int) -> DocumentRecord | None:
+    row = (await session.execute(select(*_DOCUMENT_COLUMNS).where(SalesDocument.id == document_id))).one_or_none()
     return None if row is None else DocumentRecord(**row._mapping)
 
 

@@ -1,5 +1,9 @@
 """Placing orders: once per AuftBestellNr of a customer, once per Idempotency-Key. A repeat is the same
-request (the same fingerprint) and gets the first answer; another request with either is a conflict."""
+request (the same fingerprint) and gets the first answer; another request with either is a conflict.
+
+An order is written under a provisional number and read back for its answer; only then does it take its
+AuftNr, which keeps the order sequence locked until the commit: what follows the number (the number set,
+the event, the Idempotency-Key's outcome) is all that orders wait for one another for."""
 
 from __future__ import annotations
 
@@ -7,18 +11,21 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import events
 from datasources.errors import Conflict, InvalidInput
 from datasources.models import IdempotentRequest, SalesDocument
-from datasources.sales.documents import DocumentInput, create_document, locked_customer
-from datasources.sales.records import ORDER
+from datasources.sales.contents import contents_by_id, read_contents
+from datasources.sales.documents import DocumentInput, write_document
+from datasources.sales.numbers import number_document
+from datasources.sales.records import ORDER, DocumentContents
 
 CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
 
@@ -29,6 +36,8 @@ class Placed:
     # created; replayed: a repeated Idempotency-Key; existing: the customer's order with that AuftBestellNr,
     # placed by the same request
     outcome: str
+    # The order as this transaction read it, before the commit: what the mutation answers with.
+    contents: DocumentContents | None = field(default=None, compare=False, repr=False)
 
 
 def fingerprint(data: DocumentInput) -> str:
@@ -75,16 +84,16 @@ async def place_order(
 
 
 async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: str) -> Placed:
-    assert data.header.customer_number is not None
-    # The lock serialises this customer's orders, so two equal requests cannot both pass the check.
-    await locked_customer(session, data.header.customer_number)
+    customer_number = data.header.customer_number
+    assert customer_number is not None
     if data.header.external_number is not None:
+        await _lock_external_number(session, customer_number, data.header.external_number)
         earlier = (
             await session.execute(
                 select(SalesDocument.number, SalesDocument.fingerprint, SalesDocument.offer_number)
                 .where(
                     SalesDocument.kind == ORDER,
-                    SalesDocument.customer_number == data.header.customer_number,
+                    SalesDocument.customer_number == customer_number,
                     SalesDocument.external_number == data.header.external_number,
                 )
                 .order_by(SalesDocument.id)
@@ -95,9 +104,26 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
             if same is None:
                 first = earlier[0]
                 raise _reused(data.header.external_number, first.number, first.fingerprint, first.offer_number)
-            return Placed(same, EXISTING)
-    document = await create_document(session, ORDER, data, user=user, fingerprint=print_)
-    return Placed(document.number, CREATED)
+            return Placed(same, EXISTING, await read_contents(session, ORDER, same))
+    recorded = await events.enabled(session, events.ORDER_EVENT)
+    document = await write_document(session, ORDER, data, user=user, fingerprint=print_)
+    contents = await contents_by_id(session, document.id)
+    number = await number_document(session, document)  # the order sequence is locked from here on
+    if recorded:
+        await events.add(session, events.ORDER_EVENT, user, AuftNr=number, KundNr=customer_number)
+    record = dataclasses.replace(contents.record, number=number)
+    return Placed(number, CREATED, dataclasses.replace(contents, record=record))
+
+
+async def _lock_external_number(session: AsyncSession, customer_number: str, external_number: str) -> None:
+    """Serialises the orders of the customer that carry this AuftBestellNr, so that two equal requests
+    cannot both pass the check; other orders of the customer go on beside them. PostgreSQL: a transaction
+    advisory lock on a hash of both (a collision only makes two orders wait for each other). SQLite: the
+    writer's BEGIN IMMEDIATE serialises every write already."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    key = func.hashtextextended(f"AuftBestellNr {customer_number} {external_number}", 0)
+    await session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
 def _reused(external_number: str, number: str, earlier: str | None, offer_number: str | None) -> Conflict:
@@ -142,4 +168,5 @@ async def _replay(session: AsyncSession, user: str, key: str, print_: str) -> Pl
             info={"AuftNr": earlier.document_number},
         )
     # The first answer again: a new order's is replayed as created, an existing one's as existing.
-    return Placed(earlier.document_number, EXISTING if earlier.outcome == EXISTING else REPLAYED)
+    outcome = EXISTING if earlier.outcome == EXISTING else REPLAYED
+    return Placed(earlier.document_number, outcome, await read_contents(session, ORDER, earlier.document_number))

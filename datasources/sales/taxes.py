@@ -14,6 +14,7 @@ from datasources.sales.money import cents, to_step
 from datasources.sales.records import TaxLine
 
 SECTION = "UST-Rekap"  # Abschnitt
+_TAX_CODES = "sales_tax_codes"  # a session.info key
 
 
 class Taxed(Protocol):
@@ -29,8 +30,7 @@ class Taxed(Protocol):
 
 async def recapitulation(session: AsyncSession, positions: Sequence[Taxed], currency: str) -> list[TaxLine]:
     """One line per tax code, highest rate first: the positions' net amounts and taxes added up."""
-    codes = {p.tax_code for p in positions}
-    rows = {row.code: row for row in await session.scalars(select(TaxCode).where(TaxCode.code.in_(codes)))}
+    rows = await _tax_codes(session, {p.tax_code for p in positions})
     lines: dict[str, TaxLine] = {}
     for position in positions:
         code = rows[position.tax_code]
@@ -48,6 +48,16 @@ async def recapitulation(session: AsyncSession, positions: Sequence[Taxed], curr
             input_tax_line=code.input_tax_line,
         )
     return sorted(lines.values(), key=lambda line: (-line.rate, line.code))
+
+
+async def _tax_codes(session: AsyncSession, codes: set[str]) -> dict[str, TaxCode]:
+    """The tax codes, each read once per transaction: a write sums its positions' taxes for its totals and
+    again for its answer. Kept in the session's info, which also keeps them referenced (the identity map
+    holds its objects weakly)."""
+    known: dict[str, TaxCode] = session.info.setdefault(_TAX_CODES, {})
+    if missing := codes - known.keys():
+        known.update((row.code, row) for row in await session.scalars(select(TaxCode).where(TaxCode.code.in_(missing))))
+    return known
 
 
 async def totals(
