@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -12,7 +13,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from datasources import folding, guards, statistics
+from datasources import folding, guards, liveness, statistics
 from datasources.availability import Availability
 
 
@@ -33,6 +34,8 @@ class Database:
     # One per mutation: one transaction, which on SQLite takes the write lock up front.
     writer: async_sessionmaker[AsyncSession]
     availability: Availability = field(default_factory=lambda: Availability("?"))
+    # SQLite: this process's writers, one at a time (see `write`); None on PostgreSQL.
+    write_queue: WriteQueue | None = None
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -42,18 +45,46 @@ class Database:
         and always run to that end, even when the request awaiting it is cancelled (its timeout, a client
         gone). Cancelled half-way, a driver thread could be left inside BEGIN IMMEDIATE, holding SQLite's
         write lock for every later writer. The canceller gets CancelledError while the transaction finishes
-        by its own timeouts; an order it stored is found again by its Idempotency-Key or AuftBestellNr."""
+        by its own timeouts; an order it stored is found again by its Idempotency-Key or AuftBestellNr.
+
+        On SQLite the process's writers queue for their turn before they begin: SQLite has one writer at
+        a time anyway, and writers that contend on its busy timeout sleep and retry in growing steps, so
+        that a late one can overtake those that waited longest (a p99 of seconds). A writer cancelled while
+        it waits in the queue has not begun and leaves without writing."""
+        if self.write_queue is not None:
+            await self.write_queue.enter()
 
         async def transaction() -> T:
             async with self.writer() as session, session.begin():
                 return await work(session)
 
         task = asyncio.ensure_future(transaction())
+        if self.write_queue is not None:
+            task.add_done_callback(self.write_queue.leave)  # when the transaction ends, not its caller
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             task.add_done_callback(_settled)
             raise
+
+
+class WriteQueue:
+    """One write transaction of this process at a time, in the order they came (asyncio.Lock is FIFO)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout  # as SQLite's busy timeout: how long a writer waits for its turn
+        self._lock = asyncio.Lock()
+
+    async def enter(self) -> None:
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self._lock.acquire()
+        except TimeoutError:
+            # What SQLite says when its busy timeout runs out, so that both are the same outage (503).
+            raise sqlite3.OperationalError("database is locked: no turn to write within the timeout") from None
+
+    def leave(self, _transaction: asyncio.Future[Any]) -> None:
+        self._lock.release()
 
 
 T = TypeVar("T")
@@ -88,8 +119,11 @@ async def check_reachable(db: Database) -> None:
 
 def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeouts()) -> Database:
     engine = create_async_engine(url, echo=echo, **_engine_options(url, timeouts))
-    if engine.dialect.name == "sqlite":
+    sqlite = engine.dialect.name == "sqlite"
+    if sqlite:
         _configure_sqlite(engine, busy_timeout_ms=round(timeouts.statement * 1000))
+    else:
+        liveness.install(engine)
     guards.install(engine.sync_engine)
     statistics.install(engine.sync_engine)
     availability = Availability(describe(url))
@@ -101,6 +135,7 @@ def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeou
         reader=async_sessionmaker(engine, expire_on_commit=False),
         writer=async_sessionmaker(writer_engine, expire_on_commit=False),
         availability=availability,
+        write_queue=WriteQueue(timeouts.statement) if sqlite else None,
     )
 
 
@@ -110,7 +145,9 @@ def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     return {
         "pool_size": 10,
         "max_overflow": 10,
-        "pool_pre_ping": True,
+        # No pre-ping (three round trips per checkout): datasources/liveness.py checks for less. The most
+        # recently returned connection is handed out first, so under load the same few stay in use.
+        "pool_use_lifo": True,
         "pool_timeout": timeouts.pool,
         # asyncpg: `timeout` bounds connecting, `command_timeout` every statement (a frozen server too).
         "connect_args": {"timeout": timeouts.connect, "command_timeout": timeouts.statement},

@@ -1,15 +1,18 @@
-"""The engine's settings: SQLite in WAL mode, foreign keys on, writers that queue instead of failing."""
+"""The engine's settings: SQLite in WAL mode, foreign keys on, writers that queue instead of failing (in
+the process, in the order they came)."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select, text
 
-from datasources.database import Database
+from datasources.availability import is_outage
+from datasources.database import Database, Timeouts, create_database
 from datasources.models import Currency, Warehouse
 from tests import databases
 
@@ -96,3 +99,67 @@ async def test_a_write_whose_caller_is_cancelled_runs_to_its_end(db: Database) -
             break
         await asyncio.sleep(0.05)
     assert names == {"Spätlager", "Nächstes"}
+
+
+@sqlite_only
+async def test_sqlite_writers_of_a_process_take_turns_in_the_order_they_came(db: Database) -> None:
+    steps: list[tuple[str, int]] = []
+
+    async def write(index: int) -> None:
+        async def work(session: Any) -> None:
+            steps.append(("begin", index))
+            session.add(Warehouse(name=f"Lager {index}", location_number=index))
+            await session.flush()
+            await asyncio.sleep(0.01)  # the others wait in the queue, not on SQLite's busy timeout
+            steps.append(("end", index))
+
+        await db.write(work)
+
+    await asyncio.gather(*(write(index) for index in range(10)))
+    assert steps == [(step, index) for index in range(10) for step in ("begin", "end")]
+
+
+@sqlite_only
+async def test_a_sqlite_writer_without_a_turn_within_the_timeout_is_an_outage(database_url: str) -> None:
+    db = create_database(database_url, timeouts=Timeouts(statement=0.2))
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(session: Any) -> None:
+        holding.set()
+        await release.wait()
+
+    try:
+        holder = asyncio.ensure_future(db.write(hold))
+        await holding.wait()
+        with pytest.raises(sqlite3.OperationalError) as refused:
+            await db.write(lambda session: session.execute(select(1)))
+        assert is_outage(refused.value)  # answered 503, as when SQLite's busy timeout runs out
+        release.set()
+        await holder
+    finally:
+        await db.dispose()
+
+
+@sqlite_only
+async def test_a_sqlite_writer_cancelled_in_the_queue_never_writes(db: Database) -> None:
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(session: Any) -> None:
+        holding.set()
+        await release.wait()
+
+    async def add(session: Any) -> None:
+        session.add(Warehouse(name="Nie", location_number=1))
+
+    holder = asyncio.ensure_future(db.write(hold))
+    await holding.wait()
+    queued = asyncio.ensure_future(db.write(add))
+    await asyncio.sleep(0.05)
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    release.set()
+    await holder
+    await asyncio.wait_for(db.write(lambda session: session.execute(select(1))), timeout=5)  # the queue is free
+    async with db.reader() as session:
+        assert await session.scalar(select(func.count()).select_from(Warehouse)) == 0
