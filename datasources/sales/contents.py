@@ -13,13 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources.customers.addresses import addresses_by_id
 from datasources.sales import taxes
 from datasources.sales.documents import (
-    document_by_id,
+    Written,
     document_by_number,
     payment_condition_text,
     payments_by_document,
     positions_by_document,
 )
-from datasources.sales.records import DocumentContents, DocumentRecord
+from datasources.sales.records import DocumentContents, DocumentRecord, PaymentRecord, PositionRecord
 
 DEFAULT_LANGUAGE = "ger"
 
@@ -32,17 +32,22 @@ async def read_contents(session: AsyncSession, kind: str, number: str) -> Docume
     return await _contents(session, record)
 
 
-async def contents_by_id(session: AsyncSession, document_id: int) -> DocumentContents:
-    """The same by the document's id: for a document still under its provisional number."""
-    record = await document_by_id(session, document_id)
-    if record is None:
-        raise LookupError(f"document {document_id} was just written but cannot be read in its transaction")
-    return await _contents(session, record)
+async def written_contents(session: AsyncSession, written: Written) -> DocumentContents:
+    """The same for a document this transaction has just written, from what it wrote (the row as flushed,
+    the positions and payments as inserted: the values a read would give back); only its addresses and
+    payment condition text are read. It may still have its provisional number."""
+    return await _completed(session, written.record(), written.positions, written.payments)
 
 
 async def _contents(session: AsyncSession, record: DocumentRecord) -> DocumentContents:
     positions = (await positions_by_document(session, [record.id])).get(record.id, [])
     payments = (await payments_by_document(session, [record.id])).get(record.id, [])
+    return await _completed(session, record, positions, payments)
+
+
+async def _completed(
+    session: AsyncSession, record: DocumentRecord, positions: list[PositionRecord], payments: list[PaymentRecord]
+) -> DocumentContents:
     ids = [record.contact_address_id, record.delivery_address_id, record.billing_address_id]
     wanted = [address_id for address_id in ids if address_id is not None]
     addresses = await addresses_by_id(session, wanted) if wanted else {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any, cast
 
 from sqlalchemy import Table, insert, select
@@ -92,18 +93,30 @@ async def document_view(session: AsyncSession, currency: str | None, customer_nu
     return await resolve_view(session, currency=currency, customer_number=customer_number)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Written:
+    """A document as this transaction wrote it: the row as flushed, its positions and payments as inserted."""
+
+    document: SalesDocument
+    positions: list[PositionRecord]
+    payments: list[PaymentRecord]
+
+    def record(self) -> DocumentRecord:
+        return DocumentRecord(**{column.key: getattr(self.document, column.key) for column in _DOCUMENT_COLUMNS})
+
+
 async def create_document(
     session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
 ) -> SalesDocument:
     """A new document, numbered (its kind's event is the caller's)."""
-    document = await write_document(session, kind, data, user=user, fingerprint=fingerprint)
-    await number_document(session, document)
-    return document
+    written = await write_document(session, kind, data, user=user, fingerprint=fingerprint)
+    await number_document(session, written.document)
+    return written.document
 
 
 async def write_document(
     session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
-) -> SalesDocument:
+) -> Written:
     """The document with its positions, payments and addresses, written under a provisional number:
     `number_document` gives it its number as the transaction's last step."""
     if kind == OFFER:
@@ -135,7 +148,9 @@ async def write_document(
     await session.flush()
     await add_positions(session, document.id, priced, first_number=1)
     await add_payments(session, document.id, data.payments)
-    return document
+    positions = [position_record(number, position) for number, position in enumerate(priced, start=1)]
+    payments = [PaymentRecord(f"Z{n}", p.designation, p.value) for n, p in enumerate(data.payments, start=1)]
+    return Written(document, positions, payments)
 
 
 async def set_addresses(
@@ -155,6 +170,13 @@ async def set_addresses(
 
 
 _PRICED_FIELDS = [f.name for f in dataclasses.fields(PricedPosition)]
+PRICE_BASIS = Decimal(1)  # PosPreisBasis: every position's, the column's default
+
+
+def position_record(number: int, position: PricedPosition) -> PositionRecord:
+    """The position as add_positions stores it and positions_by_document reads it back."""
+    values = {name: getattr(position, name) for name in _POSITION_FIELDS if name in _PRICED_FIELDS}
+    return PositionRecord(position_number=number, price_basis=PRICE_BASIS, **values)
 
 
 def position_row(document_id: int, number: int, position: PricedPosition) -> dict[str, Any]:
@@ -198,11 +220,6 @@ _DOCUMENT_COLUMNS = [c for c in SalesDocument.__table__.columns if c.key not in 
 async def document_by_number(session: AsyncSession, kind: str, number: str) -> DocumentRecord | None:
     stmt = select(*_DOCUMENT_COLUMNS).where(SalesDocument.kind == kind, SalesDocument.number == number)
     row = (await session.execute(stmt)).one_or_none()
-    return None if row is None else DocumentRecord(**row._mapping)
-
-
-async def document_by_id(session: AsyncSession, document_id: int) -> DocumentRecord | None:
-    row = (await session.execute(select(*_DOCUMENT_COLUMNS).where(SalesDocument.id == document_id))).one_or_none()
     return None if row is None else DocumentRecord(**row._mapping)
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources import events
 from datasources.errors import Conflict, InvalidInput
 from datasources.models import IdempotentRequest, SalesDocument
-from datasources.sales.contents import contents_by_id, read_contents
+from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
 from datasources.sales.numbers import number_document
 from datasources.sales.records import ORDER, DocumentContents
@@ -106,9 +106,9 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
                 raise _reused(data.header.external_number, first.number, first.fingerprint, first.offer_number)
             return Placed(same, EXISTING, await read_contents(session, ORDER, same))
     recorded = await events.enabled(session, events.ORDER_EVENT)
-    document = await write_document(session, ORDER, data, user=user, fingerprint=print_)
-    contents = await contents_by_id(session, document.id)
-    number = await number_document(session, document)  # the order sequence is locked from here on
+    written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
+    contents = await written_contents(session, written)
+    number = await number_document(session, written.document)  # the order sequence is locked from here on
     if recorded:
         await events.add(session, events.ORDER_EVENT, user, AuftNr=number, KundNr=customer_number)
     record = dataclasses.replace(contents.record, number=number)

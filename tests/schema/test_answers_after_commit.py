@@ -19,7 +19,7 @@ from datasources.database import Database
 from tests.factories import Factory
 from tests.http import body, error
 from tests.sales_data import CONTACT_FRE, DELIVERY_FRE, build_shop, call, new_customer, set_customer
-from tests.schema.test_sales import DOCUMENT, ORDER, READ
+from tests.schema.test_sales import DOCUMENT, HAMMER, ORDER, READ
 
 
 class FailingAfterCommit:
@@ -247,6 +247,8 @@ GRAPHQL_CONTACT = {
     "place": "Genève",
     "postalCode": "1204",
 }
+GIVEN_PRICE = {**HAMMER, "quantity": 3, "price": 12.3456, "discountRate": 2.5}
+NO_VALUE = [{"designation": "TransID"}]
 OFFER_INPUT = {key: value for key, value in ORDER.items() if key not in ("externalNumber", "payments")}
 
 
@@ -275,6 +277,15 @@ async def read(client: httpx.AsyncClient, auth: dict[str, str], field: str, **va
     ("mutation", "input", "field", "number", "positions"),
     [
         ("orderCreate", ORDER, "order", "500001", 3),
+        # The answer is built from what the order wrote, not read back: a given price with four places and
+        # a payment without a value must come out as a later read gives them.
+        (
+            "orderCreate",
+            {**ORDER, "positions": [*ORDER["positions"], GIVEN_PRICE], "payments": NO_VALUE},
+            "order",
+            "500001",
+            4,
+        ),
         ("offerCreate", OFFER_INPUT, "offer", "300001", 3),
         (
             "offerUpdate",
