@@ -23,8 +23,12 @@ ORDER_EVENT = "REST_Auft"
 EVENTS = (ORDER_EVENT, CUSTOMER_EVENT)  # every event the gateway records
 
 
+# Built once: every order asks.
+_SWITCH = select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE)
+
+
 async def enabled(session: AsyncSession, event: str) -> bool:
-    contents = await session.scalar(select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE))
+    contents = await session.scalar(_SWITCH)
     names = {name.strip().lower() for name in (contents or "").split(",")}
     return "*" in names or event.lower() in names
 

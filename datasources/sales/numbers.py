@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import String, cast, exists, select, update
+from sqlalchemy import String, bindparam, cast, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
@@ -49,28 +49,12 @@ async def number_document(session: AsyncSession, document: SalesDocument) -> str
 
 
 async def _take_and_set(session: AsyncSession, document: SalesDocument) -> str | None:
-    taken = (
-        update(NumberSequence)
-        .where(NumberSequence.name == document.kind)
-        .values(last_value=NumberSequence.last_value + 1)
-        .returning(cast(NumberSequence.last_value, String).label("number"))
-        .cte("taken")
-    )
-    candidate = select(taken.c.number).scalar_subquery()
-    stmt = (
-        update(SalesDocument)
-        .where(SalesDocument.id == document.id, ~_taken_by_another(candidate))
-        .values(number=candidate)
-        .returning(SalesDocument.number)
-        .execution_options(synchronize_session=False)
-    )
-    number: str | None = await session.scalar(stmt)
+    number: str | None = await session.scalar(_TAKE_AND_SET, {"p_kind": document.kind, "p_id": document.id})
     return number
 
 
 async def _set_if_free(session: AsyncSession, document: SalesDocument, candidate: str) -> bool:
-    stmt = update(SalesDocument).where(SalesDocument.id == document.id, ~_taken_by_another(candidate))
-    result: Any = await session.execute(stmt.values(number=candidate).execution_options(synchronize_session=False))
+    result: Any = await session.execute(_SET_IF_FREE, {"p_id": document.id, "p_number": candidate})
     return bool(result.rowcount == 1)
 
 
@@ -85,3 +69,27 @@ def _set(document_id: int, number: str) -> Any:
         .values(number=number)
         .execution_options(synchronize_session=False)
     )
+
+
+# Built once: every document's last statements (datasources/sales/idempotency.py says why).
+_TAKEN = (
+    update(NumberSequence)
+    .where(NumberSequence.name == bindparam("p_kind"))
+    .values(last_value=NumberSequence.last_value + 1)
+    .returning(cast(NumberSequence.last_value, String).label("number"))
+    .cte("taken")
+)
+_CANDIDATE = select(_TAKEN.c.number).scalar_subquery()
+_TAKE_AND_SET = (
+    update(SalesDocument)
+    .where(SalesDocument.id == bindparam("p_id"), ~_taken_by_another(_CANDIDATE))
+    .values(number=_CANDIDATE)
+    .returning(SalesDocument.number)
+    .execution_options(synchronize_session=False)
+)
+_SET_IF_FREE = (
+    update(SalesDocument)
+    .where(SalesDocument.id == bindparam("p_id"), ~_taken_by_another(bindparam("p_number")))
+    .values(number=bindparam("p_number"))
+    .execution_options(synchronize_session=False)
+)

@@ -15,19 +15,30 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import String, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
 from datasources.errors import Conflict, InvalidInput
-from datasources.models import IdempotentRequest, SalesDocument
+from datasources.models import SalesDocument
+from datasources.sales import idempotency
 from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
 from datasources.sales.numbers import number_document
 from datasources.sales.records import ORDER, DocumentContents
 
 CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
+# Built once (datasources/sales/idempotency.py says why).
+_EARLIER_ORDERS = (
+    select(SalesDocument.number, SalesDocument.fingerprint, SalesDocument.offer_number)
+    .where(
+        SalesDocument.kind == ORDER,
+        SalesDocument.customer_number == bindparam("p_customer"),
+        SalesDocument.external_number == bindparam("p_external"),
+    )
+    .order_by(SalesDocument.id)
+)
+_LOCK = select(func.pg_advisory_xact_lock(func.hashtextextended(bindparam("p_name", type_=String), 0)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +82,11 @@ async def place_order(
     if data.header.customer_number is None:
         raise InvalidInput("is required", field="customer_number")
     print_ = fingerprint(data)
-    if idempotency_key is not None and not await _claim(session, user, idempotency_key, print_):
+    if idempotency_key is not None and not await idempotency.claim(session, user, idempotency_key, print_):
         return await _replay(session, user, idempotency_key, print_)
     placed = await _place(session, data, user, print_)
     if idempotency_key is not None:
-        await session.execute(
-            update(IdempotentRequest)
-            .where(IdempotentRequest.user_name == user, IdempotentRequest.key == idempotency_key)
-            .values(document_number=placed.number, outcome=placed.outcome)
-        )
+        await idempotency.settle(session, user, idempotency_key, placed.number, placed.outcome)
     return placed
 
 
@@ -88,17 +95,8 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
     assert customer_number is not None
     if data.header.external_number is not None:
         await _lock_external_number(session, customer_number, data.header.external_number)
-        earlier = (
-            await session.execute(
-                select(SalesDocument.number, SalesDocument.fingerprint, SalesDocument.offer_number)
-                .where(
-                    SalesDocument.kind == ORDER,
-                    SalesDocument.customer_number == customer_number,
-                    SalesDocument.external_number == data.header.external_number,
-                )
-                .order_by(SalesDocument.id)
-            )
-        ).all()
+        params = {"p_customer": customer_number, "p_external": data.header.external_number}
+        earlier = (await session.execute(_EARLIER_ORDERS, params)).all()
         if earlier:
             same = next((row.number for row in earlier if row.fingerprint == print_), None)
             if same is None:
@@ -120,10 +118,8 @@ async def _lock_external_number(session: AsyncSession, customer_number: str, ext
     cannot both pass the check; other orders of the customer go on beside them. PostgreSQL: a transaction
     advisory lock on a hash of both (a collision only makes two orders wait for each other). SQLite: the
     writer's BEGIN IMMEDIATE serialises every write already."""
-    if session.get_bind().dialect.name != "postgresql":
-        return
-    key = func.hashtextextended(f"AuftBestellNr {customer_number} {external_number}", 0)
-    await session.execute(select(func.pg_advisory_xact_lock(key)))
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(_LOCK, {"p_name": f"AuftBestellNr {customer_number} {external_number}"})
 
 
 def _reused(external_number: str, number: str, earlier: str | None, offer_number: str | None) -> Conflict:
@@ -138,35 +134,8 @@ def _reused(external_number: str, number: str, earlier: str | None, offer_number
     return Conflict(message, field="external_number", info={"AuftNr": number})
 
 
-async def _claim(session: AsyncSession, user: str, key: str, print_: str) -> bool:
-    """Takes the key for this request. A concurrent request with the same key waits here (on its
-    unique row) until this transaction ends, then finds the key taken and replays its answer."""
-    if len(key) > 255:
-        raise InvalidInput("an Idempotency-Key has at most 255 characters", field="idempotency_key")
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    stmt = (
-        dialect.insert(IdempotentRequest)
-        .values(user_name=user, key=key, fingerprint=print_, document_number="", outcome="")
-        .on_conflict_do_nothing(index_elements=["user_name", "key"])
-        .returning(IdempotentRequest.key)
-    )
-    return (await session.execute(stmt)).scalar() is not None
-
-
 async def _replay(session: AsyncSession, user: str, key: str, print_: str) -> Placed:
-    earlier = (
-        await session.execute(
-            select(IdempotentRequest.fingerprint, IdempotentRequest.document_number, IdempotentRequest.outcome).where(
-                IdempotentRequest.user_name == user, IdempotentRequest.key == key
-            )
-        )
-    ).one()
-    if earlier.fingerprint != print_:
-        raise Conflict(
-            "this Idempotency-Key was used for another request",
-            field="idempotency_key",
-            info={"AuftNr": earlier.document_number},
-        )
+    earlier = await idempotency.earlier(session, user, key, print_)
     # The first answer again: a new order's is replayed as created, an existing one's as existing.
     outcome = EXISTING if earlier.outcome == EXISTING else REPLAYED
     return Placed(earlier.document_number, outcome, await read_contents(session, ORDER, earlier.document_number))

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.catalogue import details, pricing
@@ -68,15 +69,22 @@ async def price_positions(
     return priced
 
 
-async def _articles(session: AsyncSession, numbers: set[str]) -> dict[str, _Article]:
+def _articles_statement() -> Select[*tuple[Any, ...]]:
     standard = select(TaxCode.code).where(TaxCode.is_standard).scalar_subquery()
     code = func.coalesce(Article.tax_code, standard)
-    stmt = (
+    return (
         select(Article.id, Article.number, code.label("tax_code"), TaxCode.rate)
         .join(TaxCode, TaxCode.code == code)
-        .where(Article.number.in_(numbers), is_exposed())
+        .where(Article.number.in_(bindparam("p_numbers", expanding=True)), is_exposed())
     )
-    return {row.number: _Article(row.id, row.number, row.tax_code, row.rate) for row in await session.execute(stmt)}
+
+
+_ARTICLES = _articles_statement()  # built once: every document asks
+
+
+async def _articles(session: AsyncSession, numbers: set[str]) -> dict[str, _Article]:
+    rows = await session.execute(_ARTICLES, {"p_numbers": list(numbers)})
+    return {row.number: _Article(row.id, row.number, row.tax_code, row.rate) for row in rows}
 
 
 def _unit(position: PositionInput, units: Sequence[PackagingUnitRecord], index: int) -> PackagingUnitRecord | None:

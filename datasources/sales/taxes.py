@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Protocol
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.models import Currency, TaxCode
@@ -15,6 +15,7 @@ from datasources.sales.records import TaxLine
 
 SECTION = "UST-Rekap"  # Abschnitt
 _TAX_CODES = "sales_tax_codes"  # a session.info key
+_TAX_CODES_IN = select(TaxCode).where(TaxCode.code.in_(bindparam("p_codes", expanding=True)))  # built once
 
 
 class Taxed(Protocol):
@@ -56,7 +57,7 @@ async def _tax_codes(session: AsyncSession, codes: set[str]) -> dict[str, TaxCod
     holds its objects weakly)."""
     known: dict[str, TaxCode] = session.info.setdefault(_TAX_CODES, {})
     if missing := codes - known.keys():
-        known.update((row.code, row) for row in await session.scalars(select(TaxCode).where(TaxCode.code.in_(missing))))
+        known.update((row.code, row) for row in await session.scalars(_TAX_CODES_IN, {"p_codes": list(missing)}))
     return known
 
 

@@ -1,0 +1,73 @@
+"""The Idempotency-Key of POST /www/auftrag: the first request with a key claims it, stores its outcome in the
+same transaction, and every repeat gets that outcome again.
+
+Statements built once, with bound parameters: built per call, SQLAlchemy's statement construction and cache
+key cost about as much as the round trip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from datasources.errors import Conflict, InvalidInput
+from datasources.models import IdempotentRequest
+
+MAX_KEY = 255
+
+
+def _claim_statement(insert: Any) -> Any:
+    return (
+        insert(IdempotentRequest)
+        .values(
+            user_name=bindparam("p_user"),
+            key=bindparam("p_key"),
+            fingerprint=bindparam("p_print"),
+            document_number="",
+            outcome="",
+        )
+        .on_conflict_do_nothing(index_elements=["user_name", "key"])
+        .returning(IdempotentRequest.key)
+    )
+
+
+_CLAIMS = {"postgresql": _claim_statement(postgresql.insert), "sqlite": _claim_statement(sqlite.insert)}
+_THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
+_OUTCOME = (
+    update(IdempotentRequest)
+    .where(*_THIS_KEY)
+    .values(document_number=bindparam("p_number"), outcome=bindparam("p_outcome"))
+)
+_EARLIER = select(IdempotentRequest.fingerprint, IdempotentRequest.document_number, IdempotentRequest.outcome).where(
+    *_THIS_KEY
+)
+
+
+async def claim(session: AsyncSession, user: str, key: str, print_: str) -> bool:
+    """Takes the key for this request. A concurrent request with the same key waits here (on its
+    unique row) until this transaction ends, then finds the key taken and replays its answer."""
+    if len(key) > MAX_KEY:
+        raise InvalidInput(f"an Idempotency-Key has at most {MAX_KEY} characters", field="idempotency_key")
+    stmt = _CLAIMS[session.get_bind().dialect.name]
+    result = await session.execute(stmt, {"p_user": user, "p_key": key, "p_print": print_})
+    return result.scalar() is not None
+
+
+async def settle(session: AsyncSession, user: str, key: str, number: str, outcome: str) -> None:
+    """Stores the outcome of the request that claimed the key."""
+    params = {"p_user": user, "p_key": key, "p_number": number, "p_outcome": outcome}
+    await session.execute(_OUTCOME, params)
+
+
+async def earlier(session: AsyncSession, user: str, key: str, print_: str) -> Any:
+    """The outcome stored for the key (document_number, outcome); Conflict when another request took it."""
+    row = (await session.execute(_EARLIER, {"p_user": user, "p_key": key})).one()
+    if row.fingerprint != print_:
+        raise Conflict(
+            "this Idempotency-Key was used for another request",
+            field="idempotency_key",
+            info={"AuftNr": row.document_number},
+        )
+    return row
