@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -15,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from datasources import folding, guards, liveness, statistics
 from datasources.availability import Availability
+from datasources.write_queue import WriteQueue, lock_file_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class Database:
     # One per mutation: one transaction, which on SQLite takes the write lock up front.
     writer: async_sessionmaker[AsyncSession]
     availability: Availability = field(default_factory=lambda: Availability("?"))
-    # SQLite: this process's writers, one at a time (see `write`); None on PostgreSQL.
+    # SQLite: writers one at a time, in the order they came (see `write`); None on PostgreSQL.
     write_queue: WriteQueue | None = None
 
     async def dispose(self) -> None:
@@ -47,10 +47,8 @@ class Database:
         write lock for every later writer. The canceller gets CancelledError while the transaction finishes
         by its own timeouts; an order it stored is found again by its Idempotency-Key or AuftBestellNr.
 
-        On SQLite the process's writers queue for their turn before they begin: SQLite has one writer at
-        a time anyway, and writers that contend on its busy timeout sleep and retry in growing steps, so
-        that a late one can overtake those that waited longest (a p99 of seconds). A writer cancelled while
-        it waits in the queue has not begun and leaves without writing."""
+        On SQLite writers queue for their turn before they begin (datasources/write_queue.py); a writer
+        cancelled while it waits in the queue has not begun and leaves without writing."""
         if self.write_queue is not None:
             await self.write_queue.enter()
 
@@ -66,25 +64,6 @@ class Database:
         except asyncio.CancelledError:
             task.add_done_callback(_settled)
             raise
-
-
-class WriteQueue:
-    """One write transaction of this process at a time, in the order they came (asyncio.Lock is FIFO)."""
-
-    def __init__(self, timeout: float) -> None:
-        self.timeout = timeout  # as SQLite's busy timeout: how long a writer waits for its turn
-        self._lock = asyncio.Lock()
-
-    async def enter(self) -> None:
-        try:
-            async with asyncio.timeout(self.timeout):
-                await self._lock.acquire()
-        except TimeoutError:
-            # What SQLite says when its busy timeout runs out, so that both are the same outage (503).
-            raise sqlite3.OperationalError("database is locked: no turn to write within the timeout") from None
-
-    def leave(self, _transaction: asyncio.Future[Any]) -> None:
-        self._lock.release()
 
 
 T = TypeVar("T")
@@ -135,7 +114,7 @@ def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeou
         reader=async_sessionmaker(engine, expire_on_commit=False),
         writer=async_sessionmaker(writer_engine, expire_on_commit=False),
         availability=availability,
-        write_queue=WriteQueue(timeouts.statement) if sqlite else None,
+        write_queue=WriteQueue(timeouts.statement, lock_file_for(make_url(url).database)) if sqlite else None,
     )
 
 
