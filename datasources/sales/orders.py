@@ -106,9 +106,11 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
     recorded = await events.enabled(session, events.ORDER_EVENT)
     written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
     contents = await written_contents(session, written)
+    event = await events.reserve(session, events.ORDER_EVENT, user) if recorded else None
+    await session.flush()  # the event's rows: not to be written while the number's lock is held
     number = await number_document(session, written.document)  # the order sequence is locked from here on
-    if recorded:
-        await events.add(session, events.ORDER_EVENT, user, AuftNr=number, KundNr=customer_number)
+    if event is not None:
+        await event.fill(session, AuftNr=number, KundNr=customer_number)
     record = dataclasses.replace(contents.record, number=number)
     return Placed(number, CREATED, dataclasses.replace(contents, record=record))
 
