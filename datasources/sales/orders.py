@@ -25,7 +25,7 @@ from datasources.sales import idempotency
 from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
 from datasources.sales.numbers import number_document
-from datasources.sales.records import ORDER, DocumentContents
+from datasources.sales.records import ORDER, DocumentContents, DocumentRecord
 
 CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
 # Built once (datasources/sales/idempotency.py says why).
@@ -47,8 +47,10 @@ class Placed:
     # created; replayed: a repeated Idempotency-Key; existing: the customer's order with that AuftBestellNr,
     # placed by the same request
     outcome: str
-    # The order as this transaction read it, before the commit: what the mutation answers with.
+    # The order as this transaction read it, before the commit: what the mutation answers with. A new order
+    # placed for an answer of its number and columns only (whole=False) has its record alone.
     contents: DocumentContents | None = field(default=None, compare=False, repr=False)
+    record: DocumentRecord | None = field(default=None, compare=False, repr=False)
 
 
 def fingerprint(data: DocumentInput) -> str:
@@ -77,20 +79,22 @@ def _text(value: object) -> str:
 
 
 async def place_order(
-    session: AsyncSession, data: DocumentInput, *, user: str, idempotency_key: str | None = None
+    session: AsyncSession, data: DocumentInput, *, user: str, idempotency_key: str | None = None, whole: bool = True
 ) -> Placed:
+    """`whole`: the answer shows more than the order's columns (addresses, payment condition text, positions,
+    payments, tax summary), so a new order's addresses and payment condition text are read for it."""
     if data.header.customer_number is None:
         raise InvalidInput("is required", field="customer_number")
     print_ = fingerprint(data)
     if idempotency_key is not None and not await idempotency.claim(session, user, idempotency_key, print_):
         return await _replay(session, user, idempotency_key, print_)
-    placed = await _place(session, data, user, print_)
+    placed = await _place(session, data, user, print_, whole)
     if idempotency_key is not None:
         await idempotency.settle(session, user, idempotency_key, placed.number, placed.outcome)
     return placed
 
 
-async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: str) -> Placed:
+async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: str, whole: bool) -> Placed:
     customer_number = data.header.customer_number
     assert customer_number is not None
     if data.header.external_number is not None:
@@ -105,14 +109,14 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
             return Placed(same, EXISTING, await read_contents(session, ORDER, same))
     recorded = await events.enabled(session, events.ORDER_EVENT)
     written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
-    contents = await written_contents(session, written)
+    contents = await written_contents(session, written) if whole else None
     event = await events.reserve(session, events.ORDER_EVENT, user) if recorded else None
     await session.flush()  # the event's rows: not to be written while the number's lock is held
     number = await number_document(session, written.document)  # the order sequence is locked from here on
     if event is not None:
         await event.fill(session, AuftNr=number, KundNr=customer_number)
-    record = dataclasses.replace(contents.record, number=number)
-    return Placed(number, CREATED, dataclasses.replace(contents, record=record))
+    record = dataclasses.replace(written.record(), number=number)
+    return Placed(number, CREATED, dataclasses.replace(contents, record=record) if contents else None, record)
 
 
 async def _lock_external_number(session: AsyncSession, customer_number: str, external_number: str) -> None:

@@ -7,6 +7,7 @@ from enum import Enum
 
 import strawberry
 from sqlalchemy.ext.asyncio import AsyncSession
+from strawberry.types.nodes import SelectedField
 from strawberry.types.unset import UNSET
 
 from datasources.errors import DomainError
@@ -59,6 +60,30 @@ async def _answer(session: AsyncSession, kind: str, number: str) -> SalesDocumen
     return SalesDocument.written(await contents.read_contents(session, kind, number))
 
 
+# What a document shows beyond its own columns: read in the write's transaction for its answer.
+_BEYOND_COLUMNS = frozenset(
+    [
+        *("contactAddress", "deliveryAddress", "billingAddress", "paymentConditionText"),
+        *("positions", "taxSummary", "payments"),
+    ]
+)
+
+
+def _shows_more_than_columns(info: strawberry.Info[Context]) -> bool:
+    """Whether the payload's `order` selects more than the order's columns. POST /www/auftrag selects its
+    number only, and its addresses and payment condition text are then not read. A fragment on the payload or
+    the order counts as more: it gets the whole order, as its transaction read it."""
+    for payload in info.selected_fields:
+        for selection in payload.selections:
+            if not isinstance(selection, SelectedField):
+                return True
+            if selection.name == "order" and any(
+                not isinstance(field, SelectedField) or field.name in _BEYOND_COLUMNS for field in selection.selections
+            ):
+                return True
+    return False
+
+
 def _user(info: strawberry.Info[Context]) -> str:
     assert info.context.user is not None
     return info.context.user.name
@@ -74,10 +99,14 @@ class SalesMutation:
         self, info: strawberry.Info[Context], input: DocumentInput, idempotency_key: str | None = None
     ) -> OrderPayload:
         async def place(session: AsyncSession) -> tuple[orders.Placed, SalesDocument]:
-            placed = await orders.place_order(session, data, user=_user(info), idempotency_key=idempotency_key)
+            placed = await orders.place_order(
+                session, data, user=_user(info), idempotency_key=idempotency_key, whole=_shows_more_than_columns(info)
+            )
             # Read before the number was taken (orders.py): the order sequence is not held for it.
-            assert placed.contents is not None
-            return placed, SalesDocument.written(placed.contents)
+            if placed.contents is not None:
+                return placed, SalesDocument.written(placed.contents)
+            assert placed.record is not None
+            return placed, SalesDocument.of(placed.record)
 
         try:
             data = _validated(info, input)

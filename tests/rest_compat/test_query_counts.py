@@ -8,10 +8,11 @@ from typing import Any
 import httpx
 import pytest
 
+from datasources.database import Database
 from tests import databases
 from tests.factories import Factory, unit
 from tests.http import body, statement_count
-from tests.sales_data import build_shop
+from tests.sales_data import CONTACT_FRE, DELIVERY_FRE, build_shop, new_customer, set_customer
 
 ARTICLES = 24
 # A new order's or offer's number, its last statements: taken and set in one on PostgreSQL, in two on SQLite.
@@ -178,3 +179,16 @@ async def test_converting_an_offer_costs_the_same_statements_with_1_or_1000_posi
     # order, INSERT ... SELECT of its positions, INSERT of its payments; UPDATE of the offer; the event
     # switch; the answer read in the transaction (document, positions, payments).
     assert counts == [15, 15]
+
+
+async def test_an_order_answered_with_its_number_reads_no_addresses(
+    client: httpx.AsyncClient, factory: Factory, db: Database, auth: dict[str, str]
+) -> None:
+    """POST /www/auftrag answers {"AuftNr"}: the order's addresses and payment condition text, which a
+    GraphQL client selecting them gets as the transaction read them, are not read for it."""
+    await build_shop(factory)
+    customer = await new_customer(client, auth, CONTACT_FRE, DELIVERY_FRE)
+    await set_customer(db, customer, payment_condition=1)
+    payload = {"GrundDaten": {"KundNr": customer}, "Positionen": positions(3), "Zahlung": PAYMENTS}
+    _, statements = await write(client, auth, "POST", "/www/auftrag", payload, 201)
+    assert statements == 14 + NUMBER  # as for a customer without addresses
