@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from dataclasses import dataclass
 
 import orjson
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
 
 from datasources.models import CompanyAttribute, OutboxEvent
 from datasources.webhooks import fanout
@@ -43,45 +41,16 @@ async def record(session: AsyncSession, event: str, user: str, **fields: str) ->
     return True
 
 
-async def add(session: AsyncSession, event: str, user: str, **fields: str) -> None:
+async def add(session: AsyncSession, event: str, user: str, **fields: str) -> OutboxEvent:
     """Adds the event to the outbox, for a caller that asked `enabled` already."""
     now = dt.datetime.now(dt.UTC)
-    await _write(session, OutboxEvent(event=event, payload=_payload(event, fields, user, now)), now)
-
-
-async def reserve(session: AsyncSession, event: str, user: str) -> Reserved:
-    """Adds the event to the outbox with its deliveries, its fields to be filled in later in the same
-    transaction (`Reserved.fill`): an order writes its event before it takes its number, so that the number's
-    lock is held for one more statement only, not for the outbox's and the deliveries' INSERTs."""
-    now = dt.datetime.now(dt.UTC)
-    outbox = OutboxEvent(event=event, payload="{}")
-    await _write(session, outbox, now)
-    return Reserved(outbox, event, user, now)
-
-
-@dataclass(frozen=True, slots=True)
-class Reserved:
-    outbox: OutboxEvent
-    event: str
-    user: str
-    time: dt.datetime
-
-    async def fill(self, session: AsyncSession, **fields: str) -> None:
-        await session.flush()  # the outbox row and its deliveries, if they still wait for a flush
-        payload = _payload(self.event, fields, self.user, self.time)
-        await session.execute(update(OutboxEvent).where(OutboxEvent.id == self.outbox.id).values(payload=payload))
-        set_committed_value(self.outbox, "payload", payload)
-
-
-async def _write(session: AsyncSession, outbox: OutboxEvent, now: dt.datetime) -> None:
-    outbox.message_id, outbox.created_at = new_message_id(), now
+    payload = {"event": event, **fields, "user": user, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    outbox = OutboxEvent(
+        event=event, payload=orjson.dumps(payload).decode(), message_id=new_message_id(), created_at=now
+    )
     session.add(outbox)
     await fanout.fan_out(session, outbox, now)
-
-
-def _payload(event: str, fields: dict[str, str], user: str, now: dt.datetime) -> str:
-    time = now.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return orjson.dumps({"event": event, **fields, "user": user, "time": time}).decode()
+    return outbox
 
 
 def new_message_id() -> str:

@@ -1,18 +1,25 @@
 """AuftNr and OffertNr: a document is written under a provisional number and given its real one as its
-transaction's last step, because the number's sequence row stays locked from then until the commit and
-every other document of the kind waits for it (datasources/numbering.py)."""
+transaction's last statement, because the number's sequence row stays locked from then until the commit and
+every other document of the kind waits for it (datasources/numbering.py).
+
+Rows that name the document and are written with it (its Idempotency-Key's outcome, its REST_Auft event) are
+written under the provisional number too, and renamed in the same statement on PostgreSQL: the lock is then
+held for that one statement and the commit. On SQLite, where a writer holds the whole database anyway, the
+renames are statements of their own.
+"""
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import String, bindparam, cast, exists, select, update
+from sqlalchemy import String, bindparam, cast, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
-from datasources.models import NumberSequence, SalesDocument
+from datasources.models import IdempotentRequest, NumberSequence, OutboxEvent, SalesDocument
 from datasources.numbering import advance, first_free
 from datasources.sales.records import OFFER, ORDER
 
@@ -26,70 +33,108 @@ _OTHER = aliased(SalesDocument)
 def provisional_number() -> str:
     """A number no committed document has (numbers are digits) and, as good as certainly, no other document
     being written now: should two meet, PostgreSQL's unique index makes the second wait for the first's
-    commit, by which the first has its real number."""
+    commit, by which the first has its real number. Rows renamed with the document find it by this text."""
     return f"~{secrets.token_hex(4)}"
 
 
-async def number_document(session: AsyncSession, document: SalesDocument) -> str:
-    """Gives the document the next free number of its kind; the caller does only what needs the number after
-    this. PostgreSQL: one statement takes the number and sets it (the sequence row is locked for one round
-    trip less); SQLite, where the writer holds the database anyway: two."""
+@dataclass(frozen=True, slots=True)
+class Naming:
+    """Rows written under the document's provisional number, renamed with it."""
+
+    idempotency_key: tuple[str, str] | None = None  # (user, key) whose stored outcome names the document
+    event_id: int | None = None  # an outbox event whose payload names it
+    provisional: str = ""  # the number they name now (the document's provisional one)
+
+
+async def number_document(session: AsyncSession, document: SalesDocument, naming: Naming = Naming()) -> str:
+    """Gives the document the next free number of its kind and renames the rows of `naming`."""
+    number: str | None
     if session.get_bind().dialect.name == "postgresql":
-        number = await _take_and_set(session, document)
+        stmt = _TAKE_AND_SET[naming.idempotency_key is not None, naming.event_id is not None]
+        number = await session.scalar(stmt, {"p_kind": document.kind, "p_id": document.id, **_params(naming)})
+        renamed = number is not None
     else:
         candidate = str(await advance(session, document.kind))
-        number = candidate if await _set_if_free(session, document, candidate) else None
+        result: Any = await session.execute(_SET_IF_FREE, {"p_id": document.id, "p_number": candidate})
+        number, renamed = (candidate if result.rowcount == 1 else None), False
     if number is None:  # the candidate was written by other means: the next free one
         last = await session.scalar(select(NumberSequence.last_value).where(NumberSequence.name == document.kind))
         assert last is not None
         number = await first_free(session, document.kind, SalesDocument.number, last, ANY_KIND)
-        await session.execute(_set(document.id, number))
+        await session.execute(_SET, {"p_id": document.id, "p_number": number})
+    if not renamed:
+        await _rename(session, naming, number)
     set_committed_value(document, "number", number)
     return number
 
 
-async def _take_and_set(session: AsyncSession, document: SalesDocument) -> str | None:
-    number: str | None = await session.scalar(_TAKE_AND_SET, {"p_kind": document.kind, "p_id": document.id})
-    return number
+def _params(naming: Naming) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    if naming.idempotency_key is not None:
+        params["p_user"], params["p_key"] = naming.idempotency_key
+    if naming.event_id is not None:
+        params["p_event"] = naming.event_id
+        params["p_provisional"] = naming.provisional
+    return params
 
 
-async def _set_if_free(session: AsyncSession, document: SalesDocument, candidate: str) -> bool:
-    result: Any = await session.execute(_SET_IF_FREE, {"p_id": document.id, "p_number": candidate})
-    return bool(result.rowcount == 1)
+async def _rename(session: AsyncSession, naming: Naming, number: str) -> None:
+    params = {**_params(naming), "p_number": number}
+    if naming.idempotency_key is not None:
+        await session.execute(_RENAME_IN_OUTCOME, params)
+    if naming.event_id is not None:
+        await session.execute(_RENAME_IN_EVENT, params)
 
 
 def _taken_by_another(number: Any) -> Any:
     return exists().where(_OTHER.kind.in_(DOCUMENT_KINDS), _OTHER.number == number)
 
 
-def _set(document_id: int, number: str) -> Any:
-    return (
-        update(SalesDocument)
-        .where(SalesDocument.id == document_id)
-        .values(number=number)
-        .execution_options(synchronize_session=False)
-    )
-
-
-# Built once: every document's last statements (datasources/sales/idempotency.py says why).
-_TAKEN = (
-    update(NumberSequence)
-    .where(NumberSequence.name == bindparam("p_kind"))
-    .values(last_value=NumberSequence.last_value + 1)
-    .returning(cast(NumberSequence.last_value, String).label("number"))
-    .cte("taken")
-)
-_CANDIDATE = select(_TAKEN.c.number).scalar_subquery()
-_TAKE_AND_SET = (
+# Built once (datasources/sales/idempotency.py says why).
+_SET = (
     update(SalesDocument)
-    .where(SalesDocument.id == bindparam("p_id"), ~_taken_by_another(_CANDIDATE))
-    .values(number=_CANDIDATE)
-    .returning(SalesDocument.number)
-    .execution_options(synchronize_session=False)
-)
-_SET_IF_FREE = (
-    update(SalesDocument)
-    .where(SalesDocument.id == bindparam("p_id"), ~_taken_by_another(bindparam("p_number")))
+    .where(SalesDocument.id == bindparam("p_id"))
     .values(number=bindparam("p_number"))
     .execution_options(synchronize_session=False)
 )
+_SET_IF_FREE = _SET.where(~_taken_by_another(bindparam("p_number")))
+_THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
+_RENAME_IN_OUTCOME = update(IdempotentRequest).where(*_THIS_KEY).values(document_number=bindparam("p_number"))
+_RENAME_IN_EVENT = (
+    update(OutboxEvent)
+    .where(OutboxEvent.id == bindparam("p_event"))
+    .values(payload=func.replace(OutboxEvent.payload, bindparam("p_provisional"), bindparam("p_number")))
+)
+
+
+def _take_and_set_statement(outcome: bool, event: bool) -> Any:
+    """PostgreSQL: the number taken, set and named wherever `naming` says, in one statement; no row when the
+    number was taken by other means (then nothing is renamed)."""
+    taken = (
+        update(NumberSequence)
+        .where(NumberSequence.name == bindparam("p_kind"))
+        .values(last_value=NumberSequence.last_value + 1)
+        .returning(cast(NumberSequence.last_value, String).label("number"))
+        .cte("taken")
+    )
+    candidate = select(taken.c.number).scalar_subquery()
+    numbered = (
+        update(SalesDocument)
+        .where(SalesDocument.id == bindparam("p_id"), ~_taken_by_another(candidate))
+        .values(number=candidate)
+        .returning(SalesDocument.number)
+        .cte("numbered")
+    )
+    number = select(numbered.c.number).scalar_subquery()
+    stmt = select(numbered.c.number)
+    if outcome:
+        rename = update(IdempotentRequest).where(*_THIS_KEY, exists(numbered.select())).values(document_number=number)
+        stmt = stmt.add_cte(rename.cte("outcome_renamed"))
+    if event:
+        payload = func.replace(OutboxEvent.payload, bindparam("p_provisional"), number)
+        rename = update(OutboxEvent).where(OutboxEvent.id == bindparam("p_event"), exists(numbered.select()))
+        stmt = stmt.add_cte(rename.values(payload=payload).cte("event_renamed"))
+    return stmt
+
+
+_TAKE_AND_SET = {(o, e): _take_and_set_statement(o, e) for o in (False, True) for e in (False, True)}

@@ -24,7 +24,7 @@ from datasources.models import SalesDocument
 from datasources.sales import idempotency
 from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
-from datasources.sales.numbers import number_document
+from datasources.sales.numbers import Naming, number_document
 from datasources.sales.records import ORDER, DocumentContents, DocumentRecord
 
 CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
@@ -88,13 +88,13 @@ async def place_order(
     print_ = fingerprint(data)
     if idempotency_key is not None and not await idempotency.claim(session, user, idempotency_key, print_):
         return await _replay(session, user, idempotency_key, print_)
-    placed = await _place(session, data, user, print_, whole)
-    if idempotency_key is not None:
-        await idempotency.settle(session, user, idempotency_key, placed.number, placed.outcome)
-    return placed
+    key = (user, idempotency_key) if idempotency_key is not None else None
+    return await _place(session, data, user, print_, key, whole)
 
 
-async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: str, whole: bool) -> Placed:
+async def _place(
+    session: AsyncSession, data: DocumentInput, user: str, print_: str, key: tuple[str, str] | None, whole: bool
+) -> Placed:
     customer_number = data.header.customer_number
     assert customer_number is not None
     if data.header.external_number is not None:
@@ -106,15 +106,22 @@ async def _place(session: AsyncSession, data: DocumentInput, user: str, print_: 
             if same is None:
                 first = earlier[0]
                 raise _reused(data.header.external_number, first.number, first.fingerprint, first.offer_number)
+            if key is not None:
+                await idempotency.settle(session, *key, same, EXISTING)
             return Placed(same, EXISTING, await read_contents(session, ORDER, same))
     recorded = await events.enabled(session, events.ORDER_EVENT)
     written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
     contents = await written_contents(session, written) if whole else None
-    event = await events.reserve(session, events.ORDER_EVENT, user) if recorded else None
-    await session.flush()  # the event's rows: not to be written while the number's lock is held
-    number = await number_document(session, written.document)  # the order sequence is locked from here on
-    if event is not None:
-        await event.fill(session, AuftNr=number, KundNr=customer_number)
+    # What names the order is written under its provisional number, and renamed with it (numbers.py).
+    provisional = written.document.number
+    if key is not None:
+        await idempotency.settle(session, *key, provisional, CREATED)
+    event = None
+    if recorded:
+        event = await events.add(session, events.ORDER_EVENT, user, AuftNr=provisional, KundNr=customer_number)
+    await session.flush()  # not to be written while the number's lock is held
+    naming = Naming(key, event.id if event is not None else None, provisional)
+    number = await number_document(session, written.document, naming)  # the order sequence is locked from here on
     record = dataclasses.replace(written.record(), number=number)
     return Placed(number, CREATED, dataclasses.replace(contents, record=record) if contents else None, record)
 

@@ -28,6 +28,8 @@ from datasources.models import (
     NumberSequence,
     OutboxEvent,
     SalesDocument,
+    WebhookDelivery,
+    WebhookEndpoint,
 )
 from datasources.sales.documents import DocumentInput, create_document
 from datasources.sales.money import to_step
@@ -237,6 +239,26 @@ async def test_numbers_taken_by_other_means_are_skipped(db: Database, factory: F
         )
     )
     assert await offer(db, document()) == "300071"  # beyond a whole window of taken numbers
+
+
+@pytest.mark.parametrize("taken", [False, True], ids=["free", "taken by other means"])
+async def test_what_names_a_new_order_names_its_number(
+    db: Database, factory: Factory, catalogue: Catalogue, taken: bool
+) -> None:
+    # The order's Idempotency-Key outcome and its event are written under its provisional number and renamed
+    # with it: in the number's own statement on PostgreSQL, or after it (SQLite; a number taken by other means).
+    await enable_events(factory)
+    await factory.add(WebhookEndpoint(url="http://127.0.0.1:9/hook", secret="s" * 32, events=""))
+    if taken:
+        await factory.add(SalesDocument(kind="order", number="500001", currency="CHF", status="A", created_by="x"))
+    placed = await place(db, document(external_number="WEB-1"), key="k-1")
+    assert placed == Placed("500002" if taken else "500001", CREATED)
+    assert await place(db, document(external_number="WEB-1"), key="k-1") == Placed(placed.number, REPLAYED)
+    assert [(event["AuftNr"], event["KundNr"]) for event in await outbox(db)] == [(placed.number, "100002")]
+    async with db.reader() as session:
+        stored = set(await session.scalars(select(IdempotentRequest.document_number)))
+        deliveries = await session.scalar(select(func.count()).select_from(WebhookDelivery))
+    assert (stored, deliveries) == ({placed.number}, 1)
 
 
 # One order per AuftBestellNr and per Idempotency-Key
