@@ -3,10 +3,10 @@
 Starts the server as the tests do (tests/server.py: SQLite in a temporary directory, or with
 --database-url a fresh database on that PostgreSQL server, dropped at the end; `gateway serve` seeds the
 demo: 500 articles, 50 customers), adds a shop user, and for each --workers and each --connections drives
-it with wrk (bench/orders_wrk.lua): every request a new order of a random demo customer with --positions
-priced articles, its own AuftBestellNr and Idempotency-Key. A warm-up of --warmup seconds, then
---seconds measured. Then the direct baseline (bench/orders_direct.py) writes the same rows by hand over
-the same driver at the same concurrency. Printed per row: orders/s, p50/p99 latency, CPU per order of
+it with wrk (bench/orders_wrk.lua; `apt-get install wrk`): every request a new order of a random demo
+customer with --positions priced articles, its own AuftBestellNr and Idempotency-Key. A warm-up of --warmup
+seconds, then --seconds measured. Then the direct baseline (bench/orders_direct.py) writes the same rows by
+hand over the same driver at the same concurrency. Printed per row: orders/s, p50/p99 latency, CPU per order of
 the gateway's processes and of PostgreSQL's backends, non-2xx answers, the ratio to the direct path, and
 whether the bench's AuftNr are gap-free at the end; on PostgreSQL also what its backends spent the run doing
 (pg_stat_activity, sampled every 20 ms: average backends per state; a lock names the statement waiting).
