@@ -2,10 +2,10 @@
 transaction's last statement, because the number's sequence row stays locked from then until the commit and
 every other document of the kind waits for it (datasources/numbering.py).
 
-Rows that name the document and are written with it (its Idempotency-Key's outcome, its REST_Auft event) are
-written under the provisional number too, and renamed in the same statement on PostgreSQL: the lock is then
-held for that one statement and the commit. On SQLite, where a writer holds the whole database anyway, the
-renames are statements of their own.
+Rows that name the document are written in the same statement on PostgreSQL: its Idempotency-Key's outcome,
+and its REST_Auft event, written before under the provisional number and renamed. The lock is then held for
+that one statement and the commit. On SQLite, where a writer holds the whole database anyway, they are
+statements of their own.
 """
 
 from __future__ import annotations
@@ -33,21 +33,22 @@ _OTHER = aliased(SalesDocument)
 def provisional_number() -> str:
     """A number no committed document has (numbers are digits) and, as good as certainly, no other document
     being written now: should two meet, PostgreSQL's unique index makes the second wait for the first's
-    commit, by which the first has its real number. Rows renamed with the document find it by this text."""
+    commit, by which the first has its real number. Its event finds the number by this text."""
     return f"~{secrets.token_hex(4)}"
 
 
 @dataclass(frozen=True, slots=True)
 class Naming:
-    """Rows written under the document's provisional number, renamed with it."""
+    """Rows that name the document, written with its number."""
 
     idempotency_key: tuple[str, str] | None = None  # (user, key) whose stored outcome names the document
-    event_id: int | None = None  # an outbox event whose payload names it
-    provisional: str = ""  # the number they name now (the document's provisional one)
+    outcome: str = ""  # what that outcome is
+    event_id: int | None = None  # an outbox event whose payload names it by its provisional number
+    provisional: str = ""  # the document's provisional number
 
 
 async def number_document(session: AsyncSession, document: SalesDocument, naming: Naming = Naming()) -> str:
-    """Gives the document the next free number of its kind and renames the rows of `naming`."""
+    """Gives the document the next free number of its kind and writes it into the rows of `naming`."""
     number: str | None
     if session.get_bind().dialect.name == "postgresql":
         stmt = _TAKE_AND_SET[naming.idempotency_key is not None, naming.event_id is not None]
@@ -63,7 +64,7 @@ async def number_document(session: AsyncSession, document: SalesDocument, naming
         number = await first_free(session, document.kind, SalesDocument.number, last, ANY_KIND)
         await session.execute(_SET, {"p_id": document.id, "p_number": number})
     if not renamed:
-        await _rename(session, naming, number)
+        await _name(session, naming, number)
     set_committed_value(document, "number", number)
     return number
 
@@ -72,13 +73,14 @@ def _params(naming: Naming) -> dict[str, Any]:
     params: dict[str, Any] = {}
     if naming.idempotency_key is not None:
         params["p_user"], params["p_key"] = naming.idempotency_key
+        params["p_outcome"] = naming.outcome
     if naming.event_id is not None:
         params["p_event"] = naming.event_id
         params["p_provisional"] = naming.provisional
     return params
 
 
-async def _rename(session: AsyncSession, naming: Naming, number: str) -> None:
+async def _name(session: AsyncSession, naming: Naming, number: str) -> None:
     params = {**_params(naming), "p_number": number}
     if naming.idempotency_key is not None:
         await session.execute(_RENAME_IN_OUTCOME, params)
@@ -99,7 +101,11 @@ _SET = (
 )
 _SET_IF_FREE = _SET.where(~_taken_by_another(bindparam("p_number")))
 _THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
-_RENAME_IN_OUTCOME = update(IdempotentRequest).where(*_THIS_KEY).values(document_number=bindparam("p_number"))
+_RENAME_IN_OUTCOME = (
+    update(IdempotentRequest)
+    .where(*_THIS_KEY)
+    .values(document_number=bindparam("p_number"), outcome=bindparam("p_outcome"))
+)
 _RENAME_IN_EVENT = (
     update(OutboxEvent)
     .where(OutboxEvent.id == bindparam("p_event"))
@@ -109,7 +115,7 @@ _RENAME_IN_EVENT = (
 
 def _take_and_set_statement(outcome: bool, event: bool) -> Any:
     """PostgreSQL: the number taken, set and named wherever `naming` says, in one statement; no row when the
-    number was taken by other means (then nothing is renamed)."""
+    number was taken by other means (then nothing else is written)."""
     taken = (
         update(NumberSequence)
         .where(NumberSequence.name == bindparam("p_kind"))
@@ -128,8 +134,9 @@ def _take_and_set_statement(outcome: bool, event: bool) -> Any:
     number = select(numbered.c.number).scalar_subquery()
     stmt = select(numbered.c.number)
     if outcome:
-        rename = update(IdempotentRequest).where(*_THIS_KEY, exists(numbered.select())).values(document_number=number)
-        stmt = stmt.add_cte(rename.cte("outcome_renamed"))
+        stored = update(IdempotentRequest).where(*_THIS_KEY, exists(numbered.select()))
+        stored = stored.values(document_number=number, outcome=bindparam("p_outcome"))
+        stmt = stmt.add_cte(stored.cte("outcome_stored"))
     if event:
         payload = func.replace(OutboxEvent.payload, bindparam("p_provisional"), number)
         rename = update(OutboxEvent).where(OutboxEvent.id == bindparam("p_event"), exists(numbered.select()))

@@ -112,15 +112,13 @@ async def _place(
     recorded = await events.enabled(session, events.ORDER_EVENT)
     written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
     contents = await written_contents(session, written) if whole else None
-    # What names the order is written under its provisional number, and renamed with it (numbers.py).
+    # What names the order is written with its number (numbers.py); its event under the provisional one first.
     provisional = written.document.number
-    if key is not None:
-        await idempotency.settle(session, *key, provisional, CREATED)
     event = None
     if recorded:
         event = await events.add(session, events.ORDER_EVENT, user, AuftNr=provisional, KundNr=customer_number)
     await session.flush()  # not to be written while the number's lock is held
-    naming = Naming(key, event.id if event is not None else None, provisional)
+    naming = Naming(key, CREATED, event.id if event is not None else None, provisional)
     number = await number_document(session, written.document, naming)  # the order sequence is locked from here on
     record = dataclasses.replace(written.record(), number=number)
     return Placed(number, CREATED, dataclasses.replace(contents, record=record) if contents else None, record)
