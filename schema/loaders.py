@@ -20,6 +20,15 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+class SharedFuture(asyncio.Future[V]):
+    """A key's future, awaited by every resolver that asks for the key. Cancelling one of them (graphql-core
+    cancels a list's other items when one fails) must not cancel it for the others: `cancel` refuses, so a
+    cancelled Task gets its CancelledError when the value arrives, and the other resolvers get the value."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
+
+
 class BatchLoader(Generic[K, V]):
     """Loads one value per key with `fetch(session, keys) -> {key: value}`; keys the fetch does not
     mention get `missing()`. Subclasses name their entity and key: `AddressByIdLoader`."""
@@ -31,15 +40,15 @@ class BatchLoader(Generic[K, V]):
     def __init__(self, db: Database) -> None:
         self.db = db
         self._futures: dict[K, asyncio.Future[V]] = {}
-        self._batch: list[tuple[K, asyncio.Future[V]]] | None = None  # asked for, not yet dispatched
+        self._batch: list[tuple[K, SharedFuture[V]]] | None = None  # asked for, not yet dispatched
         self._dispatched: set[asyncio.Task[None]] = set()  # running batches, kept from the collector
 
     def load(self, key: K) -> asyncio.Future[V]:
         future = self._futures.get(key)
-        if future is not None and not future.cancelled():
+        if future is not None:
             return future
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        future = SharedFuture(loop=loop)
         self._futures[key] = future
         if self._batch is None:
             self._batch = []
@@ -61,10 +70,7 @@ class BatchLoader(Generic[K, V]):
         self._dispatched.add(task)
         task.add_done_callback(self._dispatched.discard)
 
-    async def _resolve(self, batch: list[tuple[K, asyncio.Future[V]]]) -> None:
-        waiting = [(key, future) for key, future in batch if not future.cancelled()]
-        if not waiting:
-            return  # nobody waits: no query
+    async def _resolve(self, waiting: list[tuple[K, SharedFuture[V]]]) -> None:
         try:
             values = await self._load([key for key, _ in waiting])
         except Exception as error:
