@@ -38,7 +38,7 @@ Link = dict[str, str]
 @dataclass(frozen=True, slots=True)
 class PageRows:
     view: CatalogueView
-    total: int
+    has_more: bool
     records: list[ArticleRecord]
     designations: dict[int, str]
     attributes: dict[int, list[AttributeRecord]]
@@ -52,11 +52,12 @@ async def load_page(db: Database, limit: int, offset: int) -> PageRows:
     async with db.reader() as session:
         view = await resolve_view(session)
         query = ArticleQuery(language=view.language, limit=limit, offset=offset)
-        records = await articles.find_articles(session, query)
+        found = await articles.find_articles(session, query)
+        records = found.records
         ids = [record.id for record in records]
         return PageRows(
             view=view,
-            total=await articles.count_articles(session, query),
+            has_more=found.has_more,
             records=records,
             designations=await details.designations(session, ids, view.language),
             attributes=await details.attributes(session, ids),
@@ -173,12 +174,12 @@ def article_entry(record: ArticleRecord, rows: PageRows, base: str) -> Json:
     return entry
 
 
-def page_links(base: str, limit: int, offset: int, total: int) -> list[Link]:
+def page_links(base: str, limit: int, offset: int, has_more: bool) -> list[Link]:
     def at(new_offset: int) -> str:
         return f"{base}{PAGE_PATH}?{urlencode([('limit', str(limit)), ('offset', str(new_offset))])}"
 
     links = []
-    if offset + limit < total:
+    if has_more:
         links.append(_link(at(offset + limit), "next"))
     if offset > 0:
         links.append(_link(at(max(offset - limit, 0)), "prev"))
@@ -188,7 +189,7 @@ def page_links(base: str, limit: int, offset: int, total: int) -> list[Link]:
 
 def render(rows: PageRows, limit: int, offset: int) -> bytes:
     data = [article_entry(record, rows, BASE_URL) for record in rows.records]
-    return orjson.dumps({"data": data, "links": page_links(BASE_URL, limit, offset, rows.total)})
+    return orjson.dumps({"data": data, "links": page_links(BASE_URL, limit, offset, rows.has_more)})
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ def list_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     document = (
         f"query ArticleList($limit: Int, $offset: Int!, $sort: [ArticleSortInput!], {VIEW_VARIABLES}) "
         f"{{ articles(limit: $limit, offset: $offset, sort: $sort, {VIEW_ARGUMENTS}) "
-        f"{{ totalCount items {shape.selection()} }} }}"
+        f"{{ hasNextPage items {shape.selection()} }} }}"
     )
     return shape, document
 
@@ -185,20 +185,21 @@ async def article_list(request: Request) -> Response:
     return JsonResponse(
         {
             "data": [shape.reshape(item, base) for item in page["items"]],
-            "links": _page_links(request, params, limit, offset, page["totalCount"]),
+            "links": _page_links(request, params, limit, offset, page["hasNextPage"]),
         }
     )
 
 
-def _page_links(request: Request, params: QueryParams, limit: int, offset: int, total: int) -> list[Link]:
-    """start always; next while articles follow; prev when the page does not start at 0."""
+def _page_links(request: Request, params: QueryParams, limit: int, offset: int, more: bool) -> list[Link]:
+    """start always; next while articles follow (the page read one more: nothing is counted); prev when
+    the page does not start at 0."""
 
     def at(new_offset: int) -> str:
         query = [(k, v) for k, v in params.items if k.lower() != "offset"] + [("offset", str(new_offset))]
         return f"{base_url(request)}{request.url.path}?{urlencode(query)}"
 
     links = []
-    if limit and offset + limit < total:
+    if limit and more:
         links.append(link(at(offset + limit), "next"))
     if offset > 0:
         links.append(link(at(max(offset - limit, 0) if limit else 0), "prev"))

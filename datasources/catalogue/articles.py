@@ -1,16 +1,20 @@
-"""Which articles are exposed, and finding, filtering, sorting and counting them."""
+"""Which articles are exposed, and finding, filtering, sorting and counting them.
+
+A page costs what it holds: its rows are read in order from an index (ordering.py), one more than the page
+so that whether more follow is known without counting, and the count is made only when asked for, from the
+index of the exposing attribute.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, Select, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from datasources.catalogue.ordering import DEFAULT_SORT, Sort, ordered
 from datasources.catalogue.records import ArticleRecord
 from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
@@ -23,28 +27,6 @@ EXPOSED_ATTRIBUTE = "RESTWEBSHOP"
 MAX_SEARCH_LENGTH = 255
 
 
-class SortField(Enum):
-    NUMBER = "number"
-    DESIGNATION = "designation"
-    GROUP = "group"
-    ARTICLE_CLASS = "article_class"
-    UNIT = "unit"
-    STATUS = "status"
-    COLOUR = "colour"
-    STOCK_MANAGED = "stock_managed"
-    PROCUREMENT_TYPE = "procurement_type"
-    PROCESSING_TYPE = "processing_type"
-    WEIGHT = "weight"
-    TAX_RATE = "tax_rate"
-    MODIFIED_AT = "modified_at"
-
-
-@dataclass(frozen=True, slots=True)
-class Sort:
-    field: SortField
-    descending: bool = False
-
-
 @dataclass(frozen=True, slots=True)
 class ArticleFilter:
     group: str | None = None
@@ -55,15 +37,6 @@ class ArticleFilter:
     def __post_init__(self) -> None:
         if self.search is not None and len(self.search) > MAX_SEARCH_LENGTH:
             raise InvalidInput(f"search has at most {MAX_SEARCH_LENGTH} characters", field="filter.search")
-
-
-DEFAULT_SORT = (Sort(SortField.DESIGNATION),)  # +ArtBez, as the specification says
-
-
-def check_sort_keys(count: int, limit: int) -> None:
-    """More keys than the limit would only add work (SQLite refuses ORDER BY past 2,000 terms)."""
-    if count > limit:
-        raise InvalidInput(f"at most {limit} sort keys", field="sort", info={"limit": limit})
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,21 +84,37 @@ async def article_by_number(session: AsyncSession, number: str) -> ArticleRecord
     return None if row is None else _record(row)
 
 
-async def find_articles(session: AsyncSession, query: ArticleQuery) -> list[ArticleRecord]:
-    stmt = _select_articles().where(*_conditions(query))
-    if any(s.field is SortField.DESIGNATION for s in query.sort):
-        designation, stmt = _join_designation(stmt, query.language)
-    else:
-        designation = None
-    stmt = stmt.order_by(*_order_by(query.sort, designation), Article.number).offset(query.offset)
-    if query.limit is not None:
-        stmt = stmt.limit(query.limit)
-    return [_record(row) for row in await session.execute(stmt)]
+@dataclass(frozen=True, slots=True)
+class FoundArticles:
+    records: list[ArticleRecord]
+    has_more: bool  # articles follow the page
+
+
+async def find_articles(session: AsyncSession, query: ArticleQuery) -> FoundArticles:
+    rows = (await session.execute(page_statement(query))).all()
+    if query.limit is None:
+        return FoundArticles([_record(row) for row in rows], has_more=False)
+    return FoundArticles([_record(row) for row in rows[: query.limit]], has_more=len(rows) > query.limit)
+
+
+def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
+    """The page's rows in order; with a limit, one row more: it tells whether another page follows."""
+    stmt = ordered(_select_articles().where(*_conditions(query)), query.sort, query.language).offset(query.offset)
+    return stmt if query.limit is None else stmt.limit(query.limit + 1)
 
 
 async def count_articles(session: AsyncSession, query: ArticleQuery) -> int:
-    stmt = select(func.count()).select_from(Article).where(is_exposed(), *_conditions(query))
-    return int(await session.scalar(stmt) or 0)
+    return int(await session.scalar(count_statement(query)) or 0)
+
+
+def count_statement(query: ArticleQuery) -> Select[int]:
+    """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
+    has the attribute once (it is part of the attribute's primary key)."""
+    stmt = select(func.count()).select_from(ArticleAttribute).where(ArticleAttribute.key == EXPOSED_ATTRIBUTE)
+    conditions = _conditions(query)
+    if conditions:
+        stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id).where(*conditions)
+    return stmt
 
 
 def _conditions(query: ArticleQuery) -> list[ColumnElement[bool]]:
@@ -150,40 +139,3 @@ def _conditions(query: ArticleQuery) -> list[ColumnElement[bool]]:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _join_designation(
-    stmt: Select[*tuple[Any, ...]], language: str
-) -> tuple[ColumnElement[str], Select[*tuple[Any, ...]]]:
-    asked = aliased(ArticleDesignation)
-    stmt = stmt.outerjoin(asked, and_(asked.article_id == Article.id, asked.language == language))
-    if language == DEFAULT_LANGUAGE:
-        # The fallback is German too: a second join would sort the whole catalogue for nothing.
-        return func.coalesce(asked.text, ""), stmt
-    fallback = aliased(ArticleDesignation)
-    stmt = stmt.outerjoin(fallback, and_(fallback.article_id == Article.id, fallback.language == DEFAULT_LANGUAGE))
-    return func.coalesce(asked.text, fallback.text, ""), stmt
-
-
-def _order_by(sorts: Sequence[Sort], designation: ColumnElement[str] | None) -> list[ColumnElement[Any]]:
-    columns: dict[SortField, Any] = {  # columns and attributes of several types
-        SortField.NUMBER: Article.number,
-        SortField.GROUP: Article.group,
-        SortField.ARTICLE_CLASS: Article.article_class,
-        SortField.UNIT: Article.unit,
-        SortField.STATUS: Article.status,
-        SortField.COLOUR: Article.colour,
-        SortField.STOCK_MANAGED: Article.stock_managed,
-        SortField.PROCUREMENT_TYPE: Article.procurement_type,
-        SortField.PROCESSING_TYPE: Article.processing_type,
-        SortField.WEIGHT: Article.weight,
-        SortField.TAX_RATE: func.coalesce(_tax.rate, _standard_rate),
-        SortField.MODIFIED_AT: Article.modified_at,
-    }
-    order: list[ColumnElement[Any]] = []
-    for sort in sorts:
-        column = designation if sort.field is SortField.DESIGNATION else columns[sort.field]
-        assert column is not None
-        # NULLs sort first ascending on both databases (PostgreSQL would put them last).
-        order.append(column.desc().nulls_last() if sort.descending else column.asc().nulls_first())
-    return order

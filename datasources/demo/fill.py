@@ -14,6 +14,7 @@ from datasources.demo.reference import add_reference_data
 from datasources.demo.rows import Batch, Ids
 from datasources.identities import advance_id_sequences
 from datasources.models import Article, Base, Customer, NumberSequence
+from datasources.planner import analyze
 
 CHUNK_SIZE = 1000
 
@@ -51,6 +52,7 @@ async def fill_demo(
             if progress is not None:
                 progress(stop - start)
         await advance_id_sequences(conn)
+    await analyze(engine)  # after the commit: the statistics describe the data the load wrote
     return True
 
 

@@ -1,3 +1,4 @@
+from datasources.models.article_order import ArticleSortKey, ArticleSortLanguage
 from datasources.models.base import Base
 from datasources.models.catalogue import (
     Article,
@@ -32,6 +33,8 @@ __all__ = [
     "Article",
     "ArticleAttribute",
     "ArticleDesignation",
+    "ArticleSortKey",
+    "ArticleSortLanguage",
     "Base",
     "CompanyAttribute",
     "Currency",

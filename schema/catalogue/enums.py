@@ -6,7 +6,7 @@ from enum import Enum
 
 import strawberry
 
-from datasources.catalogue.articles import SortField
+from datasources.catalogue.ordering import SortField
 
 
 @strawberry.enum(description="Fields articles can be sorted by (their ERP names in brackets).")

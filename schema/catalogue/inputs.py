@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import strawberry
 
-from datasources.catalogue.articles import ArticleFilter, Sort, SortField
+from datasources.catalogue.articles import ArticleFilter
+from datasources.catalogue.ordering import Sort, SortField
 from schema.catalogue.enums import ArticleSortField, SortDirection
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from datasources.catalogue import articles, media
+from datasources.catalogue import articles, media, ordering
 from datasources.catalogue.articles import ArticleQuery
 from datasources.catalogue.view import resolve_view
 from datasources.errors import InvalidInput
@@ -66,7 +66,7 @@ class CatalogueQuery:
             raise InvalidInput("limit cannot be negative", field="limit")
         if offset < 0:
             raise InvalidInput("offset cannot be negative", field="offset")
-        articles.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
+        ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
         _customer_allowed(info, customer_number)
         limit = _page_size(info, limit)
         async with info.context.db.reader() as session:
@@ -74,12 +74,13 @@ class CatalogueQuery:
             query = ArticleQuery(
                 language=view.language,
                 filter=filter.to_filter() if filter else articles.ArticleFilter(),
-                sort=tuple(s.to_sort() for s in sort) if sort else articles.DEFAULT_SORT,
+                sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
                 limit=limit,
                 offset=offset,
             )
-            records = await articles.find_articles(session, query)
-        return ArticlePage(items=[Article.of(r, view) for r in records], query=query)
+            found = await articles.find_articles(session, query)
+        items = [Article.of(r, view) for r in found.records]
+        return ArticlePage(items=items, has_next_page=found.has_more, query=query)
 
     @strawberry.field(
         description="One exposed article (Artikel) by ArtNr; null when there is none.",

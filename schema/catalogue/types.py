@@ -295,6 +295,9 @@ class Article:
 @strawberry.type(description="A page of articles (ArtikelListe).")
 class ArticlePage:
     items: list[Article] = strawberry.field(description="The articles of the page.")
+    has_next_page: bool = strawberry.field(
+        description="Whether articles follow this page (read with the page, without counting); false without a limit."
+    )
     query: strawberry.Private[ArticleQuery]
 
     @strawberry.field(description="How many articles match, over all pages (counted only when asked for).")

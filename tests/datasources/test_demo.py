@@ -17,7 +17,7 @@ from PIL import Image
 from sqlalchemy import String, Table, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from datasources.database import create_database
+from datasources.database import Database, create_database
 from datasources.demo import fill as fill_module
 from datasources.demo import fill_demo
 from datasources.migrate import upgrade
@@ -244,3 +244,22 @@ _SPEC_LIMITS = {("article", "group"): 12, ("article", "article_class"): 8}
 
 def _string_columns(table: Table) -> list[Any]:
     return [column for column in table.columns if isinstance(column.type, String)]
+
+
+async def test_a_fill_leaves_the_planners_statistics(db: Database) -> None:
+    """On the backend under test: the tables the demo filled are analysed after it wrote them."""
+    async with db.engine.connect() as conn:
+        started = None if db.engine.dialect.name == "sqlite" else await conn.scalar(text("SELECT now()"))
+    assert await fill_demo(db.engine, articles=40, customers=5, seed=SEED)
+    async with db.engine.connect() as conn:
+        if started is None:
+            # sqlite_stat1: per index, the rows of its table first.
+            stats = await conn.execute(text("SELECT tbl, stat FROM sqlite_stat1 WHERE idx IS NOT NULL"))
+            rows = {table: int(stat.split()[0]) for table, stat in stats}
+            assert rows["article"] == 40
+            assert rows["article_sort_key"] == 40 * 4  # every article in each of the demo's four languages
+        else:
+            analysed = await conn.scalars(
+                text("SELECT relname FROM pg_stat_user_tables WHERE last_analyze >= :started"), {"started": started}
+            )
+            assert {"article", "article_sort_key", "article_designation", "price", "stock"} <= set(analysed)

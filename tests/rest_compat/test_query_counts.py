@@ -42,9 +42,9 @@ async def many_articles(factory: Factory) -> None:
 @pytest.mark.parametrize(
     ("path", "statements"),
     [
-        ("/www/artikel", 9),
+        ("/www/artikel", 8),
         # A given currency spares the look-up of the leading one.
-        ("/www/artikel?debinr=&waehrabk=EUR&adrsprache=fre", 8),
+        ("/www/artikel?debinr=&waehrabk=EUR&adrsprache=fre", 7),
     ],
 )
 async def test_article_list_statements_do_not_grow_with_the_page(

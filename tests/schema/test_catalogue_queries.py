@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.catalogue_data import Catalogue
-from tests.http import body
+from tests.http import body, statement_count
 
 
 async def graphql(client: httpx.AsyncClient, headers: dict[str, str], query: str, **variables: Any) -> dict[str, Any]:
@@ -52,6 +52,44 @@ async def test_articles_filter_sort_page_and_count(
 ) -> None:
     result = await graphql(client, auth, PAGE, **variables)
     assert result == {"data": {"articles": {"totalCount": total, "items": [{"number": n} for n in numbers]}}}
+
+
+@pytest.mark.parametrize(
+    ("language", "numbers"),
+    [
+        # Marteau, Vis, Zange (no French text: the German one), Foret, Cheville.
+        ("fre", ["A-600", "A-500", "A-100", "A-200", "A-300"]),
+        # Only the hammer has an English text (Claw hammer); the others sort by their German ones.
+        ("eng", ["A-500", "A-100", "A-600", "A-200", "A-300"]),
+        # A language no designation is written in sorts as German, as its texts fall back to German.
+        ("spa", ["A-500", "A-600", "A-100", "A-200", "A-300"]),
+    ],
+)
+async def test_designations_sort_in_the_output_language(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str], language: str, numbers: list[str]
+) -> None:
+    query = "query($l: String) { articles(language: $l, sort: [{field: DESIGNATION}]) { items { number } } }"
+    result = await graphql(client, auth, query, l=language)
+    assert [item["number"] for item in result["data"]["articles"]["items"]] == numbers
+    descending = query.replace("DESIGNATION}", "DESIGNATION, direction: DESC}")
+    result = await graphql(client, auth, descending, l=language)
+    assert [item["number"] for item in result["data"]["articles"]["items"]] == numbers[::-1]
+
+
+@pytest.mark.parametrize(
+    ("limit", "offset", "more"),
+    [(2, 0, True), (4, 0, True), (5, 0, False), (2, 3, False), (2, 2, True), (None, 0, False), (0, 0, True)],
+)
+async def test_has_next_page_is_read_with_the_page_and_nothing_is_counted_unless_asked(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str], limit: int | None, offset: int, more: bool
+) -> None:
+    query = "query($limit: Int, $offset: Int!) { articles(limit: $limit, offset: $offset) { hasNextPage %s } }"
+    variables = {"limit": limit, "offset": offset}
+    plain = await client.post("/graphql", json={"query": query % "", "variables": variables}, headers=auth)
+    assert plain.json() == {"data": {"articles": {"hasNextPage": more}}}
+    counted = await client.post("/graphql", json={"query": query % "totalCount", "variables": variables}, headers=auth)
+    assert counted.json() == {"data": {"articles": {"hasNextPage": more, "totalCount": 5}}}
+    assert statement_count(counted) == statement_count(plain) + 1
 
 
 async def test_article_in_another_language_currency_and_customer(
