@@ -48,23 +48,23 @@ class PageRows:
 
 
 async def load_page(db: Database, limit: int, offset: int) -> PageRows:
-    """The same statements the GraphQL resolvers issue, in one short read session."""
-    async with db.reader() as session:
-        view = await resolve_view(session)
-        query = ArticleQuery(language=view.language, limit=limit, offset=offset)
-        found = await articles.find_articles(session, query)
-        records = found.records
-        ids = [record.id for record in records]
-        return PageRows(
-            view=view,
-            has_more=found.has_more,
-            records=records,
-            designations=await details.designations(session, ids, view.language),
-            attributes=await details.attributes(session, ids),
-            packaging=await details.packaging(session, ids),
-            prices=await pricing.prices_by_article(session, ids, view),
-            stock=await stock.stock_by_article(session, ids),
-        )
+    """The same statements the GraphQL resolvers issue, through the same reads."""
+    reads = db.reads
+    view = await resolve_view(reads)
+    query = ArticleQuery(language=view.language, limit=limit, offset=offset)
+    found = await articles.find_articles(reads, query)
+    records = found.records
+    ids = [record.id for record in records]
+    return PageRows(
+        view=view,
+        has_more=found.has_more,
+        records=records,
+        designations=await details.designations(reads, ids, view.language),
+        attributes=await details.attributes(reads, ids),
+        packaging=await details.packaging(reads, ids),
+        prices=await pricing.prices_by_article(reads, ids, view),
+        stock=await stock.stock_by_article(reads, ids),
+    )
 
 
 def _utc(value: dt.datetime) -> str:

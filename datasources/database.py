@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from datasources import folding, guards, liveness, statistics
 from datasources.availability import Availability
+from datasources.reads import EngineReads, PostgresReads, ProcessReads, SqliteReads
+from datasources.statistics import current_stats
 from datasources.write_queue import WriteQueue, lock_file_for
 
 
@@ -33,11 +35,14 @@ class Database:
     reader: async_sessionmaker[AsyncSession]
     # One per mutation: one transaction, which on SQLite takes the write lock up front.
     writer: async_sessionmaker[AsyncSession]
+    # The catalogue's reads of requests: compiled once, run by the driver in batches (datasources/reads).
+    reads: ProcessReads
     availability: Availability = field(default_factory=lambda: Availability("?"))
     # SQLite: writers one at a time, in the order they came (see `write`); None on PostgreSQL.
     write_queue: WriteQueue | None = None
 
     async def dispose(self) -> None:
+        await self.reads.close()
         await self.engine.dispose()
 
     async def write(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
@@ -51,6 +56,9 @@ class Database:
         cancelled while it waits in the queue has not begun and leaves without writing."""
         if self.write_queue is not None:
             await self.write_queue.enter()
+        stats = current_stats.get()
+        if stats is not None:  # from here on the request's answer is this transaction's outcome
+            stats.writes_begun += 1
 
         async def transaction() -> T:
             async with self.writer() as session, session.begin():
@@ -109,13 +117,23 @@ def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeou
     # A statement that got its answer ends an outage episode.
     event.listen(engine.sync_engine, "after_cursor_execute", lambda *_: availability.answered())
     writer_engine = engine.execution_options(sqlite_begin_immediate=True)
+    database = make_url(url).database
     return Database(
         engine=engine,
         reader=async_sessionmaker(engine, expire_on_commit=False),
         writer=async_sessionmaker(writer_engine, expire_on_commit=False),
         availability=availability,
-        write_queue=WriteQueue(timeouts.statement, lock_file_for(make_url(url).database)) if sqlite else None,
+        write_queue=WriteQueue(timeouts.statement, lock_file_for(database)) if sqlite else None,
+        reads=_reads(engine, database, availability, timeouts),
     )
+
+
+def _reads(engine: AsyncEngine, database: str | None, availability: Availability, timeouts: Timeouts) -> ProcessReads:
+    if engine.dialect.name != "sqlite":
+        return PostgresReads(engine, availability, timeouts=timeouts)
+    if database is None or lock_file_for(database) is None:  # in memory, or a URI: only the engine reaches it
+        return EngineReads(engine)
+    return SqliteReads(database, engine.dialect, availability, busy_timeout=timeouts.statement)
 
 
 def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:

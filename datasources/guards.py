@@ -20,6 +20,11 @@ def install(engine: Engine) -> None:
 
 
 def _refuse_nul(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+    check(parameters)
+
+
+def check(parameters: Any) -> None:
+    """For statements run by the driver itself (datasources/reads), which SQLAlchemy's events do not see."""
     if any("\x00" in text for text in _texts(parameters)):
         raise InvalidInput("text cannot contain NUL characters")
 
@@ -33,5 +38,5 @@ def _texts(parameters: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, Mapping):
             pending.extend(item.values())
-        elif isinstance(item, list | tuple):
-            pending.extend(item)
+        elif isinstance(item, list | tuple) and item and not isinstance(item[0], int):
+            pending.extend(item)  # (a list of numbers, a page's ids, holds no text)

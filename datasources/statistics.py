@@ -21,6 +21,7 @@ class QueryStats:
     seconds: float = 0.0
     graphql_seconds: float = 0.0
     graphql_paths: list[str] = field(default_factory=list)  # the executor path of each operation
+    writes_begun: int = 0  # write transactions begun (Database.write): each runs to its end, and is answered
 
 
 current_stats: ContextVar[QueryStats | None] = ContextVar("current_stats", default=None)

@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        log_files = LogFiles(settings.log_dir)
+        log_files = LogFiles(settings.log_dir, on_drop=metrics.log_lines_dropped.inc)
         log_files.open()
         db = create_database(settings.database_url, echo=settings.debug_sql, timeouts=settings.database_timeouts)
         rate_limiter = RateLimiter(settings.rate_limits)
@@ -98,7 +98,11 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
         routes=[
             Route("/www/token", issue_token, methods=["POST"]),
             *www_routes,
-            Route("/graphql", GraphQLView(schema), methods=["GET", "POST"]),
+            Route(
+                "/graphql",
+                GraphQLView(schema, persisted_bytes=settings.document_limits.persisted_bytes),
+                methods=["GET", "POST"],
+            ),
             *ui_routes(),  # `/`, GraphiQL's files, Swagger UI at /www/docs
             *health_routes(settings.ready_timeout),  # /healthz, /readyz
             *metrics_routes(metrics, public=settings.metrics_public, timeout=settings.ready_timeout),

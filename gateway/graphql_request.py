@@ -1,8 +1,10 @@
-"""Reading a /graphql request's JSON (the POST body, or GET's `variables` and `extensions`).
+"""Reading a /graphql request's JSON (the POST body, or GET's `variables` and `extensions`), and the types
+of its parts.
 
 orjson refuses what could only fail later: nesting past 1,024 levels (the standard library's parser
 raised RecursionError, a 500) and lone surrogates such as "\\udc80" (text no database stores and no
-UTF-8 encoder sends back). Each is a 400 whose `info.field` says where, as far as it can be told.
+UTF-8 encoder sends back). Each is a 400 whose `info.field` says where, as far as it can be told, named
+from the request: `variables.name` whether the variables came in the body or as GET's parameter.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
+from strawberry.http import GraphQLRequestData
 
-_NULLABLE = ("variables", "extensions")
+# GET's parameters that hold JSON; `null` means none.
+_JSON_PARAMETERS = ("variables", "extensions")
 # The parts of a GraphQL-over-HTTP request; Strawberry's own messages name them in backticks.
 _PART = re.compile(r"`(query|variables|operationName|extensions)`")
 
@@ -27,18 +31,43 @@ class InvalidGraphQLRequest(ValueError):
 
 
 def decode(data: str | bytes) -> object:
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError as error:
-        raise InvalidGraphQLRequest(f"the request is not valid JSON: {error}", _field_of(data)) from None
+    """A POST body."""
+    value = _loads(data, part=None)
     if not isinstance(value, dict | list):  # a list is a batch, which Strawberry refuses clearly
         raise InvalidGraphQLRequest("the request must be a JSON object", "body")
     return value
 
 
-def without_null_parameters(params: Mapping[str, str]) -> dict[str, str]:
-    """GET's `variables=null` and `extensions=null` mean none (decode refuses a bare null)."""
-    return {name: value for name, value in params.items() if not (name in _NULLABLE and value.strip() == "null")}
+def query_parameters(params: Mapping[str, str | None]) -> dict[str, Any]:
+    """GET's parameters, with `variables` and `extensions` decoded from JSON (`null`: none; whether what they
+    hold is an object, Strawberry checks and says)."""
+    parameters: dict[str, Any] = {}
+    for name, value in params.items():
+        if name not in _JSON_PARAMETERS or not value:
+            parameters[name] = value
+        elif value.strip() != "null":
+            parameters[name] = _loads(value, part=name)
+    return parameters
+
+
+def check_parts(data: GraphQLRequestData | list[GraphQLRequestData]) -> None:
+    """What Strawberry does not check of a request's parts: an `operationName` that is not a string (nested a
+    thousand deep, Strawberry's message about it recursed past Python's limit: a 500)."""
+    for request in data if isinstance(data, list) else [data]:
+        if not isinstance(request.operation_name, str | None):
+            raise InvalidGraphQLRequest(
+                "The GraphQL operation's `operationName` must be a string or null, if provided.", "operationName"
+            )
+
+
+def _loads(data: str | bytes, part: str | None) -> object:
+    """JSON of the body (part None) or of a GET parameter, whose paths are named under it."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        path = _surrogate_at(data)
+        field = ".".join(name for name in (part, path) if name) or "body"
+        raise InvalidGraphQLRequest(f"the request is not valid JSON: {error}", field) from None
 
 
 def field_of_message(message: str) -> str:
@@ -47,15 +76,14 @@ def field_of_message(message: str) -> str:
     return match.group(1) if match else "body"
 
 
-def _field_of(data: str | bytes) -> str:
-    """Where a lone surrogate sits (variables.name), for the one malformed input the standard
-    library's parser still reads; anything else is the body as a whole."""
+def _surrogate_at(data: str | bytes) -> str:
+    """Where a lone surrogate sits (variables.name), for the one malformed input the standard library's
+    parser still reads; empty for anything else (the JSON as a whole)."""
     try:
         value = json.loads(data)
     except (ValueError, RecursionError):
-        return "body"
-    path = _surrogate_path(value)
-    return ".".join(path) if path is not None else "body"
+        return ""
+    return ".".join(_surrogate_path(value) or ())
 
 
 def _surrogate_path(value: Any) -> list[str] | None:
@@ -80,18 +108,3 @@ def _has_lone_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
-
-
-def longest_list(value: Any, limit: int) -> tuple[str, int] | None:
-    """The path and length of the first list longer than `limit` in a variables object: coercing a list of
-    100,000 input objects takes seconds of the event loop before any rule could refuse it."""
-    stack: list[tuple[Any, list[str]]] = [(value, [])]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, list):
-            if len(item) > limit:
-                return ".".join(path), len(item)
-            stack.extend((child, [*path, str(index)]) for index, child in enumerate(item))
-        elif isinstance(item, dict):
-            stack.extend((child, [*path, str(key)]) for key, child in item.items())
-    return None

@@ -28,10 +28,7 @@ from rest_compat.errors import ApiError
 from rest_compat.responses import encode_json
 from schema.context import Context
 from schema.execution.persisted import InvalidPersistedQuery, PersistedQueries, PersistedQueryNotFound
-
-# The text of documents kept for persisted-query hashes, per process: some 4,000 documents of a kilobyte,
-# and at least 64 of the largest a client may send (GATEWAY_GRAPHQL_MAX_BYTES, 64 KiB).
-PERSISTED_QUERY_BYTES = 4 * 1024 * 1024
+from schema.limits import DocumentLimits
 
 # Transport failures (bad content type, malformed JSON, no query) get the contract's error body too.
 _CODES = {405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
@@ -53,15 +50,16 @@ def _transport_error(error: TransportError) -> ApiError:
 
 
 class GraphQLView(GraphQL[Context, None]):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, persisted_bytes: int = DocumentLimits().persisted_bytes, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.persisted = PersistedQueries(PERSISTED_QUERY_BYTES)
+        # The texts kept under persisted-query hashes, per process (GATEWAY_GRAPHQL_PERSISTED_BYTES).
+        self.persisted = PersistedQueries(persisted_bytes)
 
     def decode_json(self, data: str | bytes) -> object:
         return graphql_request.decode(data)
 
     def parse_query_params(self, params: QueryParams) -> dict[str, Any]:
-        return super().parse_query_params(graphql_request.without_null_parameters(params))  # type: ignore[arg-type]
+        return graphql_request.query_parameters(params)
 
     def encode_json(self, data: object) -> bytes:
         return encode_json(data)  # pure ASCII, as every JSON body of the gateway
@@ -69,7 +67,9 @@ class GraphQLView(GraphQL[Context, None]):
     async def parse_http_body(self, request: Any) -> Any:
         if request.method != "GET":
             _require_json(request.headers.get("content-type", ""))
-        return await super().parse_http_body(request)
+        data = await super().parse_http_body(request)
+        graphql_request.check_parts(data)
+        return data
 
     async def process_result(self, request: Request, result: ExecutionResult) -> Any:
         processed = await super().process_result(request, result)
@@ -94,9 +94,6 @@ class GraphQLView(GraphQL[Context, None]):
         root_value: None,
         request_data: GraphQLRequestData,
     ) -> ExecutionResult:
-        # A list far past any the domain accepts is cut here, before its coercion takes seconds; nearer the
-        # limit, the mutation's own typed error says what is wrong.
-        _check_variables(request_data.variables, 10 * max(context.limits.positions, context.limits.payments))
         size_error = _document_too_large(request_data.query, context.document_limits.max_bytes)
         if size_error is not None:
             return self._answer(request, sub_response, ExecutionResult(data=None, errors=[size_error]))
@@ -144,6 +141,10 @@ class GraphQLView(GraphQL[Context, None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        if scope["method"] == "HEAD":
+            # HEAD is GET without the body (RFC 9110 9.3.2), which the server leaves out: the same status and
+            # headers, so that it agrees with the Allow header every 405 of /graphql sends.
+            scope = {**scope, "method": "GET"}
         request = Request(scope=scope, receive=receive)
         try:
             response = await self.run(request)
@@ -176,12 +177,3 @@ def _document_too_large(query: str | None, max_bytes: int) -> GraphQLError | Non
         f"the document has {size} bytes, more than the limit of {max_bytes}",
         extensions={"code": "invalid_request", "info": {"bytes": size, "limit": max_bytes}},
     )
-
-
-def _check_variables(variables: dict[str, Any] | None, limit: int) -> None:
-    too_long = graphql_request.longest_list(variables, limit)
-    if too_long is not None:
-        path, length = too_long
-        raise graphql_request.InvalidGraphQLRequest(
-            f"variables.{path} has {length} entries; a list has at most {limit}", f"variables.{path}"
-        )

@@ -33,8 +33,12 @@ class ServerLimits:
 
     header_timeout: float = 10.0  # from the connection (or the last answer) to a request's complete head
     body_timeout: float = 30.0  # longest pause between two parts of a body (a body shorter than declared)
+    # The least a body must average (bytes per second, from the end of its head) once it has had a few
+    # seconds (protocol.BODY_RATE_GRACE): a body trickled in parts closer than the body timeout is bounded too.
+    body_min_rate: int = 1024
     keep_alive_timeout: float = 5.0  # an idle connection between requests
     max_connections: int = 1000  # per worker process; more are answered 503 and closed
+    max_head_bytes: int = 64 * 1024  # a request's head: its request line and header fields
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
@@ -42,8 +46,10 @@ class ServerLimits:
         return cls(
             header_timeout=number.seconds("GATEWAY_HEADER_TIMEOUT", defaults.header_timeout),
             body_timeout=number.seconds("GATEWAY_BODY_TIMEOUT", defaults.body_timeout),
+            body_min_rate=number.whole("GATEWAY_BODY_MIN_RATE", defaults.body_min_rate),
             keep_alive_timeout=number.seconds("GATEWAY_KEEP_ALIVE_TIMEOUT", defaults.keep_alive_timeout),
             max_connections=number.whole("GATEWAY_MAX_CONNECTIONS", defaults.max_connections),
+            max_head_bytes=number.whole("GATEWAY_MAX_HEAD_BYTES", defaults.max_head_bytes),
         )
 
 
@@ -172,6 +178,7 @@ class Settings:
                 max_cost=number.whole("GATEWAY_GRAPHQL_MAX_COST", document.max_cost),
                 page_size=number.whole("GATEWAY_GRAPHQL_PAGE_SIZE", document.page_size),
                 cache_bytes=number.whole("GATEWAY_GRAPHQL_CACHE_BYTES", document.cache_bytes),
+                persisted_bytes=number.whole("GATEWAY_GRAPHQL_PERSISTED_BYTES", document.persisted_bytes),
             ),
             rate_limits=RateLimits.from_env(env),
             server=ServerLimits.from_env(env),

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from rest_compat.errors import ApiError
 from rest_compat.execution import base_url, run_operation
-from rest_compat.links import article_href, link, to_article
+from rest_compat.links import article_href, link, path_segment, to_article
 from rest_compat.params import QueryParams
 from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape, yes_no
@@ -74,7 +74,7 @@ DECLARATION = Shape(
 
 
 def _article_links(obj: Mapping[str, Any], base: str) -> list[Link]:
-    number = quote(obj["number"], safe="")
+    number = path_segment(obj["number"])
     return [
         link(article_href(base, obj["number"]), "artikel"),
         link(f"{base}/www/artikelmedia/{number}", "artikelmedia"),

@@ -23,7 +23,14 @@ STATUS_BY_CODE = {
     "rate_limited": 429,
     "internal": 500,
     "unavailable": 503,
+    # Never reaches a client (it left): what the access log and the metrics record (nginx's code).
+    "client_closed_request": 499,
 }
+
+
+def shown(value: str, limit: int = 40) -> str:
+    """A client's value as an error repeats it: cut short, so a huge one is not echoed whole."""
+    return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
 class ApiError(Exception):
@@ -49,7 +56,8 @@ class ApiError(Exception):
 
     @classmethod
     def not_found(cls, description: str, **info: Any) -> ApiError:
-        return cls("not_found", description, info)
+        """`info` names what was not found: the client's own values, cut short."""
+        return cls("not_found", description, {k: shown(v) if isinstance(v, str) else v for k, v in info.items()})
 
     @classmethod
     def unavailable(cls, description: str, retry_after: int) -> ApiError:

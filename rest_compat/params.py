@@ -6,16 +6,11 @@ from collections.abc import Mapping
 
 from starlette.requests import Request
 
-from rest_compat.errors import ApiError
+from rest_compat.errors import ApiError, shown
 from schema.limits import RequestLimits
 
 # The largest whole number a GraphQL Int carries (32-bit signed).
 MAX_INT = 2**31 - 1
-
-
-def shown(value: str, limit: int = 40) -> str:
-    """A client's value as an error message repeats it: cut short, so a huge one is not echoed whole."""
-    return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
 def path_number(request: Request, name: str, field: str) -> int:

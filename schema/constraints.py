@@ -34,10 +34,13 @@ _MODELS: dict[str, type[Base]] = {
     "PositionChangeInput": models.DocumentPosition,
     "Payment": models.DocumentPayment,
     "PaymentInput": models.DocumentPayment,
+    "TaxSummaryLine": models.TaxCode,  # a line per tax code, computed from the positions
+    "CustomerOrder": models.SalesDocument,
 }
 # Fields stored under another name or in another table.
 _ELSEWHERE: dict[tuple[str, str], tuple[type[Base], str]] = {
     ("Article", "designation"): (models.ArticleDesignation, "text"),
+    ("Article", "currency"): (models.Currency, "code"),  # the view's currency
     ("Price", "articleNumber"): (models.Article, "number"),
     ("Price", "priceKind"): (models.PriceList, "price_kind"),
     ("StockEntry", "articleNumber"): (models.Article, "number"),
@@ -47,6 +50,7 @@ _ELSEWHERE: dict[tuple[str, str], tuple[type[Base], str]] = {
     ("Media", "articleGroup"): (models.Article, "group"),
     ("SalesDocument", "paymentConditionText"): (models.PaymentCondition, "text"),
     ("OfferConvertInput", "offerNumber"): (models.SalesDocument, "number"),
+    ("TaxSummaryLine", "currency"): (models.SalesDocument, "currency"),
 }
 
 

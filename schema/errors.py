@@ -1,6 +1,7 @@
 """One place that turns failures into GraphQL errors with a contract code in `extensions`.
 
-Domain errors keep their message and gain `code`, `field` and `info`; permission errors already carry
+Domain errors keep their message and gain `code`, `field` and `info` (with the field in `info` too, where
+the error contract has it: `info.field`); permission errors already carry
 `insufficient_scope`; GraphQL syntax and validation errors are `invalid_request`; anything else is
 masked as `internal` and logged with the request id, so no trace, SQL or path reaches a client.
 
@@ -42,16 +43,20 @@ def _coded(error: GraphQLError, request_id: str, availability: Availability | No
             error, UNAVAILABLE_MESSAGE, {"code": UNAVAILABLE, "info": {"retry_after": RETRY_AFTER}}, keep=False
         )
     if isinstance(original, DomainError):
-        extensions: dict[str, object] = {"code": original.code, "info": original.info}
-        if original.field is not None:
-            extensions["field"] = original.field
-        return _with(error, original.message, extensions)
+        return _with(error, original.message, _domain_extensions(original))
     if error.extensions and "code" in error.extensions:
         return error
     if original is None or isinstance(original, GraphQLError):
         return _with(error, error.message, {"code": "invalid_request"})
     log.error("unexpected error in %s [request %s]", error.path, request_id, exc_info=original)
     return _with(error, "Unexpected error.", {"code": INTERNAL, "request_id": request_id}, keep=False)
+
+
+def _domain_extensions(error: DomainError) -> dict[str, object]:
+    if error.field is None:
+        return {"code": error.code, "info": error.info}
+    # `field` beside `info` as before, for the clients that read it there.
+    return {"code": error.code, "info": {**error.info, "field": error.field}, "field": error.field}
 
 
 def _with(error: GraphQLError, message: str, extensions: dict[str, object], keep: bool = True) -> GraphQLError:

@@ -1,6 +1,8 @@
 """The dataloader pattern every domain shares: one batched fetch per request and key set.
 
-Each batch opens its own short read session, so loaders resolving concurrently never share one.
+Each batch opens its own short read session, so loaders resolving concurrently never share one; the
+catalogue's loaders (ReadsLoader) read through the process's compiled reads instead, which run every
+batch their request and the requests beside it start in one turn in one hop (datasources/reads).
 
 A loader keeps, per request, a future per key; the keys asked for during one turn of the event loop are
 fetched together when it ends (one statement per loader and level of the result). It is Strawberry's
@@ -83,6 +85,16 @@ class BatchLoader(Generic[K, V]):
                 future.set_result(value)
 
     async def _load(self, keys: Sequence[K]) -> list[V]:
-        async with self.db.reader() as session:
-            found = await type(self).fetch(session, keys)
+        found = await self._fetch(keys)
         return [found[key] if key in found else type(self).missing() for key in keys]
+
+    async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
+        async with self.db.reader() as session:
+            return await type(self).fetch(session, keys)
+
+
+class ReadsLoader(BatchLoader[K, V]):
+    """A loader whose `fetch(reads, keys)` reads through the process's compiled reads: no session."""
+
+    async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
+        return await type(self).fetch(self.db.reads, keys)

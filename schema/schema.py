@@ -23,6 +23,7 @@ from schema.limits import DocumentLimits
 from schema.limits.aliases import aliases_rule
 from schema.limits.budget import CostBudget
 from schema.limits.depth import depth_rule
+from schema.limits.operation import OperationLimits
 from schema.logs.mutations import LogsMutation
 from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
@@ -48,7 +49,12 @@ Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMut
 
 class Schema(strawberry.Schema):
     def __init__(
-        self, *args: Any, compiled: bool = True, plan_cache_bytes: int = PLAN_CACHE_BYTES, **kwargs: Any
+        self,
+        *args: Any,
+        compiled: bool = True,
+        plan_cache_bytes: int = PLAN_CACHE_BYTES,
+        documents: DocumentCache | None = None,
+        **kwargs: Any,
     ) -> None:
         # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
         # measured against).
@@ -56,6 +62,8 @@ class Schema(strawberry.Schema):
         super().__init__(*args, **kwargs)
         # Compiled plans of this schema's query documents (schema/execution), by document hash.
         self.plans = PlanCache(plan_cache_bytes)
+        # Parsed and validated documents, when an extension parses through them (build_schema's do).
+        self.documents = documents
 
     async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
         result = await super().execute(*args, **kwargs)
@@ -79,9 +87,11 @@ def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None)
     # rules made per request would never match.
     rules: list[type[ASTValidationRule]] = [depth_rule(limits.max_depth), aliases_rule(limits.max_aliases)]
     documents = DocumentCache(limits.cache_bytes)
+    budget = CostBudget()
     return Schema(
         compiled=compiled,
         plan_cache_bytes=limits.cache_bytes,
+        documents=documents,
         query=Query,
         mutation=Mutation,
         config=StrawberryConfig(scalar_map=SCALARS),
@@ -91,6 +101,6 @@ def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None)
             lambda: AddValidationRules(rules),
             lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
             lambda: CachedDocuments(documents),
-            CostBudget,
+            lambda: OperationLimits(budget),
         ],
     )

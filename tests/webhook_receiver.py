@@ -1,5 +1,6 @@
 """A real HTTP receiver of webhooks on 127.0.0.1, in a thread of the test process: it records every request
-and answers each as the test says (a status, or never: it holds the request until the receiver closes)."""
+and answers each as the test says (a status, or never: it holds the request until the receiver closes; a
+3xx status redirects to /moved)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,8 @@ class Receiver:
                         return
                     answer = f'{{"received": {index}}}'.encode()
                     self.send_response(status)
+                    if 300 <= status < 400:  # a redirect to another path of this receiver
+                        self.send_header("location", "/moved")
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(answer)))
                     self.end_headers()

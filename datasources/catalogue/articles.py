@@ -8,18 +8,20 @@ index of the exposing attribute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, exists, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bindparam, exists, func, or_, select
 from sqlalchemy.orm import aliased
 
-from datasources.catalogue.ordering import DEFAULT_SORT, Sort, ordered
+from datasources.catalogue.ordering import DEFAULT_SORT, Sort, ordered, with_sort_keys
 from datasources.catalogue.records import ArticleRecord
 from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.errors import InvalidInput
-from datasources.models import Article, ArticleAttribute, ArticleDesignation, TaxCode
+from datasources.models import Article, ArticleAttribute, ArticleDesignation, ArticleSortKey, TaxCode
+from datasources.models.article_order import GERMAN
+from datasources.reads import Query, Reads, Row
 
 EXPOSED_ATTRIBUTE = "RESTWEBSHOP"
 # A search text longer than any designation (varchar(255)) cannot match; SQLite also refuses LIKE
@@ -75,13 +77,16 @@ def _select_articles() -> Select[*tuple[Any, ...]]:
     return select(*_COLUMNS).outerjoin(_tax, _tax.code == Article.tax_code).where(is_exposed())
 
 
-def _record(row: object) -> ArticleRecord:
-    return ArticleRecord(**row._mapping)  # type: ignore[attr-defined]
+def _record(row: Row) -> ArticleRecord:
+    return ArticleRecord(*row)
 
 
-async def article_by_number(session: AsyncSession, number: str) -> ArticleRecord | None:
-    row = (await session.execute(_select_articles().where(Article.number == number))).one_or_none()
-    return None if row is None else _record(row)
+_BY_NUMBER = Query(_select_articles().where(Article.number == bindparam("number")))
+
+
+async def article_by_number(reads: Reads, number: str) -> ArticleRecord | None:
+    rows = await reads.rows(_BY_NUMBER, number=number)
+    return _record(rows[0]) if rows else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,51 +95,112 @@ class FoundArticles:
     has_more: bool  # articles follow the page
 
 
-async def find_articles(session: AsyncSession, query: ArticleQuery) -> FoundArticles:
-    rows = (await session.execute(page_statement(query))).all()
+async def find_articles(reads: Reads, query: ArticleQuery) -> FoundArticles:
+    statement, params = page_query(query)
+    rows = await reads.rows(statement, **params)
     if query.limit is None:
         return FoundArticles([_record(row) for row in rows], has_more=False)
     return FoundArticles([_record(row) for row in rows[: query.limit]], has_more=len(rows) > query.limit)
 
 
+def page_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
+    """The page's rows in order; with a limit, one row more: it tells whether another page follows. The
+    statement is compiled once per kind of page (_Shape); the query's values are its parameters."""
+    params = {**_condition_values(query.filter), "offset": query.offset}
+    if query.language != GERMAN:
+        params["language"] = query.language
+    if query.limit is not None:
+        params["limit"] = query.limit + 1
+    return _page_query(_Shape.of(query)), params
+
+
 def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
-    """The page's rows in order; with a limit, one row more: it tells whether another page follows."""
-    stmt = ordered(_select_articles().where(*_conditions(query)), query.sort, query.language).offset(query.offset)
-    return stmt if query.limit is None else stmt.limit(query.limit + 1)
+    """The page's statement with its values in place (to EXPLAIN it)."""
+    statement, params = page_query(query)
+    return statement.statement.params(**params)
 
 
-async def count_articles(session: AsyncSession, query: ArticleQuery) -> int:
-    return int(await session.scalar(count_statement(query)) or 0)
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What makes the text of a page's statement: which filters, which sort, whether it is German, whether
+    it has a limit. Their values are parameters."""
+
+    filters: tuple[bool, bool, bool, bool | None]  # group, class, search given; available wanted or not
+    sort: tuple[Sort, ...]
+    german: bool
+    limited: bool
+
+    @classmethod
+    def of(cls, query: ArticleQuery) -> _Shape:
+        flt = query.filter
+        given = (flt.group is not None, flt.article_class is not None, bool(flt.search), flt.available)
+        return cls(given, query.sort, query.language == GERMAN, query.limit is not None)
 
 
-def count_statement(query: ArticleQuery) -> Select[int]:
+@lru_cache(maxsize=256)
+def _page_query(shape: _Shape) -> Query:
+    language: str | BindParameter[str] = GERMAN if shape.german else bindparam("language", type_=String())
+    # With the designation as output in the language (its sort key, "" for none): the page's own ArtBez.
+    page = with_sort_keys(_select_articles().add_columns(ArticleSortKey.designation), language)
+    stmt = ordered(page.where(*_conditions(shape.filters)), shape.sort)
+    stmt = stmt.offset(bindparam("offset", type_=Integer()))
+    if not shape.limited:
+        return Query(stmt, scan=True)  # the whole list
+    # A search, or the availability of stock, may read far past the page to fill it.
+    filtered = shape.filters[2] or shape.filters[3] is not None
+    return Query(stmt.limit(bindparam("limit", type_=Integer())), scan=filtered)
+
+
+async def count_articles(reads: Reads, query: ArticleQuery) -> int:
+    rows = await reads.rows(_count_query(_Shape.of(query).filters), **_condition_values(query.filter))
+    return int(rows[0][0] or 0)
+
+
+def count_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
+    """The count's statement with its values in place (to EXPLAIN it)."""
+    return _count_query(_Shape.of(query).filters).statement.params(**_condition_values(query.filter))
+
+
+@lru_cache(maxsize=32)
+def _count_query(filters: tuple[bool, bool, bool, bool | None]) -> Query:
     """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
     has the attribute once (it is part of the attribute's primary key)."""
     stmt = select(func.count()).select_from(ArticleAttribute).where(ArticleAttribute.key == EXPOSED_ATTRIBUTE)
-    conditions = _conditions(query)
+    conditions = _conditions(filters)
     if conditions:
         stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id).where(*conditions)
-    return stmt
+    return Query(stmt, scan=True)
 
 
-def _conditions(query: ArticleQuery) -> list[ColumnElement[bool]]:
-    flt = query.filter
+def _conditions(filters: tuple[bool, bool, bool, bool | None]) -> list[ColumnElement[bool]]:
+    group, article_class, search, available = filters
     conditions: list[ColumnElement[bool]] = []
-    if flt.group is not None:
-        conditions.append(Article.group == flt.group)
-    if flt.article_class is not None:
-        conditions.append(Article.article_class == flt.article_class)
-    if flt.search:
-        pattern = f"%{_escape_like(flt.search.strip().lower())}%"
+    if group:
+        conditions.append(Article.group == bindparam("group"))
+    if article_class:
+        conditions.append(Article.article_class == bindparam("article_class"))
+    if search:
+        pattern = bindparam("pattern", type_=String())
         in_designation = exists().where(
             ArticleDesignation.article_id == Article.id,
             func.lower(ArticleDesignation.text).like(pattern, escape="\\"),
         )
         conditions.append(or_(func.lower(Article.number).like(pattern, escape="\\"), in_designation))
-    if flt.available is not None:
+    if available is not None:
         positive = has_available_stock(Article.id)
-        conditions.append(positive if flt.available else ~positive)
+        conditions.append(positive if available else ~positive)
     return conditions
+
+
+def _condition_values(flt: ArticleFilter) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if flt.group is not None:
+        values["group"] = flt.group
+    if flt.article_class is not None:
+        values["article_class"] = flt.article_class
+    if flt.search:
+        values["pattern"] = f"%{_escape_like(flt.search.strip().lower())}%"
+    return values
 
 
 def _escape_like(text: str) -> str:

@@ -7,23 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import and_, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.catalogue.records import AttributeRecord, DeclarationRecord, PackagingUnitRecord
 from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.models import ArticleAttribute, ArticleDesignation, Declaration, PackagingUnit
+from datasources.reads import Query, Reads, values_in
 
 PACKAGING_ATTRIBUTE = "WEBSHOPVPE"
-_UNIT_COLUMNS = (
-    PackagingUnit.article_id,
-    PackagingUnit.code,
-    PackagingUnit.ean,
-    PackagingUnit.designation,
-    PackagingUnit.factor,
-    PackagingUnit.weight_factor,
-    PackagingUnit.weight,
-    PackagingUnit.content_weight,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +22,18 @@ class ArticlePackaging:
     visible: tuple[PackagingUnitRecord, ...]  # those WEBSHOPVPE lets through (all when it is empty)
 
 
-async def designations(session: AsyncSession, article_ids: Sequence[int], language: str) -> dict[int, str]:
-    """ArtBez in `language`, falling back to German where the article has no text in it."""
-    languages = {language, DEFAULT_LANGUAGE}
-    stmt = select(ArticleDesignation.article_id, ArticleDesignation.language, ArticleDesignation.text).where(
-        ArticleDesignation.article_id.in_(article_ids), ArticleDesignation.language.in_(languages)
+_DESIGNATIONS = Query(
+    select(ArticleDesignation.article_id, ArticleDesignation.language, ArticleDesignation.text).where(
+        values_in(ArticleDesignation.article_id, "ids"), values_in(ArticleDesignation.language, "languages")
     )
-    found = {(row.article_id, row.language): row.text for row in await session.execute(stmt)}
+)
+
+
+async def designations(reads: Reads, article_ids: Sequence[int], language: str) -> dict[int, str]:
+    """ArtBez in `language`, falling back to German where the article has no text in it."""
+    languages = sorted({language, DEFAULT_LANGUAGE})
+    rows = await reads.rows(_DESIGNATIONS, ids=article_ids, languages=languages)
+    found = {(article_id, lang): text for article_id, lang, text in rows}
     result = {}
     for article_id in article_ids:
         text = found.get((article_id, language), found.get((article_id, DEFAULT_LANGUAGE)))
@@ -47,46 +42,47 @@ async def designations(session: AsyncSession, article_ids: Sequence[int], langua
     return result
 
 
-async def attributes(session: AsyncSession, article_ids: Sequence[int]) -> dict[int, list[AttributeRecord]]:
-    stmt = (
-        select(ArticleAttribute.article_id, ArticleAttribute.key, ArticleAttribute.contents)
-        .where(ArticleAttribute.article_id.in_(article_ids))
-        .order_by(ArticleAttribute.article_id, ArticleAttribute.key)
-    )
+_ATTRIBUTES = Query(
+    select(ArticleAttribute.article_id, ArticleAttribute.key, ArticleAttribute.contents)
+    .where(values_in(ArticleAttribute.article_id, "ids"))
+    .order_by(ArticleAttribute.article_id, ArticleAttribute.key)
+)
+
+
+async def attributes(reads: Reads, article_ids: Sequence[int]) -> dict[int, list[AttributeRecord]]:
     result: dict[int, list[AttributeRecord]] = defaultdict(list)
-    for row in await session.execute(stmt):
-        result[row.article_id].append(AttributeRecord(row.key, row.contents))
+    for article_id, key, contents in await reads.rows(_ATTRIBUTES, ids=article_ids):
+        result[article_id].append(AttributeRecord(key, contents))
     return result
 
 
-async def packaging(session: AsyncSession, article_ids: Sequence[int]) -> dict[int, ArticlePackaging]:
-    stmt = (
-        select(*_UNIT_COLUMNS, ArticleAttribute.contents)
-        .outerjoin(
-            ArticleAttribute,
-            and_(
-                ArticleAttribute.article_id == PackagingUnit.article_id,
-                ArticleAttribute.key == PACKAGING_ATTRIBUTE,
-            ),
-        )
-        .where(PackagingUnit.article_id.in_(article_ids))
-        .order_by(PackagingUnit.article_id, PackagingUnit.factor, PackagingUnit.code)
+_PACKAGING = Query(
+    select(
+        PackagingUnit.article_id,
+        PackagingUnit.code,
+        PackagingUnit.ean,
+        PackagingUnit.designation,
+        PackagingUnit.factor,
+        PackagingUnit.weight_factor,
+        PackagingUnit.weight,
+        PackagingUnit.content_weight,
+        ArticleAttribute.contents,
     )
+    .outerjoin(
+        ArticleAttribute,
+        and_(ArticleAttribute.article_id == PackagingUnit.article_id, ArticleAttribute.key == PACKAGING_ATTRIBUTE),
+    )
+    .where(values_in(PackagingUnit.article_id, "ids"))
+    .order_by(PackagingUnit.article_id, PackagingUnit.factor, PackagingUnit.code)
+)
+
+
+async def packaging(reads: Reads, article_ids: Sequence[int]) -> dict[int, ArticlePackaging]:
     units: dict[int, list[PackagingUnitRecord]] = defaultdict(list)
     allowed: dict[int, frozenset[str]] = {}
-    for row in await session.execute(stmt):
-        allowed[row.article_id] = _allowed_codes(row.contents)
-        units[row.article_id].append(
-            PackagingUnitRecord(
-                row.code,
-                row.ean,
-                row.designation,
-                row.factor,
-                row.weight_factor,
-                row.weight,
-                row.content_weight,
-            )
-        )
+    for article_id, *unit, contents in await reads.rows(_PACKAGING, ids=article_ids):
+        allowed[article_id] = _allowed_codes(contents)
+        units[article_id].append(PackagingUnitRecord(*unit))
     return {
         article_id: ArticlePackaging(
             has_units=bool(units.get(article_id)),
@@ -105,25 +101,23 @@ def _shows(unit: PackagingUnitRecord, allowed: frozenset[str] | None) -> bool:
     return not allowed or unit.code.upper() in allowed
 
 
-async def declarations(session: AsyncSession, article_ids: Sequence[int]) -> dict[int, list[DeclarationRecord]]:
-    stmt = (
-        select(
-            Declaration.article_id,
-            Declaration.id,
-            Declaration.language,
-            Declaration.designation1,
-            Declaration.designation2,
-            Declaration.short_designation,
-            Declaration.country,
-        )
-        .where(Declaration.article_id.in_(article_ids))
-        .order_by(Declaration.article_id, Declaration.id)
+_DECLARATIONS = Query(
+    select(
+        Declaration.article_id,
+        Declaration.id,
+        Declaration.language,
+        Declaration.designation1,
+        Declaration.designation2,
+        Declaration.short_designation,
+        Declaration.country,
     )
+    .where(values_in(Declaration.article_id, "ids"))
+    .order_by(Declaration.article_id, Declaration.id)
+)
+
+
+async def declarations(reads: Reads, article_ids: Sequence[int]) -> dict[int, list[DeclarationRecord]]:
     result: dict[int, list[DeclarationRecord]] = defaultdict(list)
-    for row in await session.execute(stmt):
-        result[row.article_id].append(
-            DeclarationRecord(
-                row.id, row.language, row.designation1, row.designation2, row.short_designation, row.country
-            )
-        )
+    for article_id, *declaration in await reads.rows(_DECLARATIONS, ids=article_ids):
+        result[article_id].append(DeclarationRecord(*declaration))
     return result

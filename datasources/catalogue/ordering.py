@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, func, select
+from sqlalchemy import BindParameter, ColumnElement, Select, and_, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.errors import InvalidInput
@@ -59,14 +59,17 @@ _KEYED: dict[SortField, InstrumentedAttribute[Any]] = {
 }
 
 
-def ordered(stmt: Select[*tuple[Any, ...]], sorts: Sequence[Sort], language: str) -> Select[*tuple[Any, ...]]:
-    """`stmt` (over `article`) in the order of `sorts`, ties broken by ArtNr ascending."""
-    keyed = any(sort.field in _KEYED for sort in sorts)
-    if keyed:
-        stmt = stmt.join(
-            ArticleSortKey,
-            and_(ArticleSortKey.article_id == Article.id, ArticleSortKey.language == _sort_language(language)),
-        )
+def with_sort_keys(stmt: Select[*tuple[Any, ...]], language: str | BindParameter[str]) -> Select[*tuple[Any, ...]]:
+    """`stmt` (over `article`) joined with each article's keys as output in `language` (the language, or the
+    parameter that will hold it): one row per article, every article has keys in the language read."""
+    return stmt.join(
+        ArticleSortKey,
+        and_(ArticleSortKey.article_id == Article.id, ArticleSortKey.language == _sort_language(language)),
+    )
+
+
+def ordered(stmt: Select[*tuple[Any, ...]], sorts: Sequence[Sort]) -> Select[*tuple[Any, ...]]:
+    """`stmt` (over `article` with_sort_keys) in the order of `sorts`, ties broken by ArtNr ascending."""
     # The tie-break is the ArtNr copy of the table whose index orders the walk.
     number = ArticleSortKey.number if sorts and sorts[0].field in _KEYED else Article.number
     order = [_term(sort) for sort in sorts]
@@ -75,10 +78,10 @@ def ordered(stmt: Select[*tuple[Any, ...]], sorts: Sequence[Sort], language: str
     return stmt.order_by(*order)
 
 
-def _sort_language(language: str) -> ColumnElement[str] | str:
+def _sort_language(language: str | BindParameter[str]) -> ColumnElement[str] | str:
     """The language whose keys to read: `language` where the keys have rows in it, else German (every
     article falls back to its German text in a language no designation was ever written in)."""
-    if language == GERMAN:
+    if isinstance(language, str) and language == GERMAN:
         return GERMAN
     listed = select(ArticleSortLanguage.language).where(ArticleSortLanguage.language == language)
     return func.coalesce(listed.scalar_subquery(), GERMAN)

@@ -3,51 +3,65 @@ prices in the currency wins. Lists are never merged. Tiers run from AbAnzahl up 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import NamedTuple
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import bindparam, select
 
 from datasources.catalogue.records import PriceTier
 from datasources.catalogue.view import CatalogueView
 from datasources.models import Price, PriceList
+from datasources.reads import Query, Reads, values_in
 
 PriceKey = tuple[int, str | None]  # (article id, packaging unit or None for the base unit)
 
+_PRICES = Query(
+    select(
+        Price.article_id,
+        Price.price_list_id,
+        Price.packaging_unit,
+        Price.price_range,
+        Price.min_quantity,
+        Price.amount,
+        Price.modified_at,
+        PriceList.price_kind,
+    )
+    .join(PriceList, PriceList.id == Price.price_list_id)
+    .where(
+        values_in(Price.article_id, "ids"),
+        Price.currency == bindparam("currency"),
+        values_in(Price.price_list_id, "price_lists"),
+    )
+)
+
+
+class _PriceRow(NamedTuple):
+    article_id: int
+    price_list_id: int
+    packaging_unit: str | None
+    price_range: str | None
+    min_quantity: Decimal
+    amount: Decimal
+    modified_at: dt.datetime
+    price_kind: str
+
 
 async def prices_by_article(
-    session: AsyncSession, article_ids: Sequence[int], view: CatalogueView
+    reads: Reads, article_ids: Sequence[int], view: CatalogueView
 ) -> dict[PriceKey, list[PriceTier]]:
     if not view.price_list_ids:
         return {}
-    stmt = (
-        select(
-            Price.article_id,
-            Price.price_list_id,
-            Price.packaging_unit,
-            Price.price_range,
-            Price.min_quantity,
-            Price.amount,
-            Price.modified_at,
-            PriceList.price_kind,
-        )
-        .join(PriceList, PriceList.id == Price.price_list_id)
-        .where(
-            Price.article_id.in_(article_ids),
-            Price.currency == view.currency,
-            Price.price_list_id.in_(view.price_list_ids),
-        )
-    )
-    return choose_tiers((row._mapping for row in await session.execute(stmt)), view.price_list_ids)
+    rows = await reads.rows(_PRICES, ids=article_ids, currency=view.currency, price_lists=view.price_list_ids)
+    return _choose_tiers(map(_PriceRow._make, rows), view.price_list_ids)
 
 
-def choose_tiers(rows: Iterable[Any], chain: Sequence[int]) -> dict[PriceKey, list[PriceTier]]:
-    by_key: dict[PriceKey, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
+def _choose_tiers(rows: Iterable[_PriceRow], chain: Sequence[int]) -> dict[PriceKey, list[PriceTier]]:
+    by_key: dict[PriceKey, dict[int, list[_PriceRow]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
-        by_key[(row["article_id"], row["packaging_unit"])][row["price_list_id"]].append(row)
+        by_key[(row.article_id, row.packaging_unit)][row.price_list_id].append(row)
     chosen: dict[PriceKey, list[PriceTier]] = {}
     for key, by_list in by_key.items():
         first = next(list_id for list_id in chain if list_id in by_list)
@@ -55,22 +69,22 @@ def choose_tiers(rows: Iterable[Any], chain: Sequence[int]) -> dict[PriceKey, li
     return chosen
 
 
-def _tiers(rows: list[Any]) -> list[PriceTier]:
-    rows = sorted(rows, key=lambda r: (r["price_range"] or "", r["min_quantity"]))
+def _tiers(rows: list[_PriceRow]) -> list[PriceTier]:
+    rows = sorted(rows, key=lambda r: (r.price_range or "", r.min_quantity))
     tiers = []
     for index, row in enumerate(rows):
         following = rows[index + 1] if index + 1 < len(rows) else None
-        same_range = following is not None and following["price_range"] == row["price_range"]
-        upper: Decimal | None = following["min_quantity"] if same_range and following else None
+        same_range = following is not None and following.price_range == row.price_range
+        upper: Decimal | None = following.min_quantity if same_range and following else None
         tiers.append(
             PriceTier(
-                packaging_unit=row["packaging_unit"],
-                price_range=row["price_range"],
-                min_quantity=row["min_quantity"],
+                packaging_unit=row.packaging_unit,
+                price_range=row.price_range,
+                min_quantity=row.min_quantity,
                 max_quantity=upper,
-                amount=row["amount"],
-                price_kind=row["price_kind"],
-                modified_at=row["modified_at"],
+                amount=row.amount,
+                price_kind=row.price_kind,
+                modified_at=row.modified_at,
             )
         )
     return tiers

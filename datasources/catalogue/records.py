@@ -22,6 +22,9 @@ class ArticleRecord:
     processing_type: str
     weight: Decimal | None
     modified_at: dt.datetime
+    # ArtBez in the output language (German where there is none in it) when the query read it with the
+    # article (a page does), "" when the article has none at all; None when not read.
+    designation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

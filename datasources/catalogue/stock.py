@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from sqlalchemy import ColumnElement, exists, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.catalogue.records import StockRecord
 from datasources.models import Reservation, Stock, Warehouse
+from datasources.reads import Query, Reads, values_in
 
 
 def _net_quantity() -> ColumnElement[Decimal]:
@@ -37,23 +37,23 @@ def has_available_stock(article_id: ColumnElement[int] | InstrumentedAttribute[i
     )
 
 
-async def stock_by_article(session: AsyncSession, article_ids: Sequence[int]) -> dict[int, list[StockRecord]]:
-    stmt = (
-        select(
-            Stock.article_id,
-            Warehouse.name,
-            Warehouse.location_number,
-            Stock.packaging_unit,
-            Stock.stock_range,
-            _net_quantity().label("quantity"),
-        )
-        .join(Warehouse, Warehouse.id == Stock.warehouse_id)
-        .where(Stock.article_id.in_(article_ids), Warehouse.released)
-        .order_by(Stock.article_id, Warehouse.location_number, Warehouse.name, Stock.packaging_unit)
+_STOCK = Query(
+    select(
+        Stock.article_id,
+        Warehouse.name,
+        Warehouse.location_number,
+        Stock.packaging_unit,
+        Stock.stock_range,
+        _net_quantity().label("quantity"),
     )
+    .join(Warehouse, Warehouse.id == Stock.warehouse_id)
+    .where(values_in(Stock.article_id, "ids"), Warehouse.released)
+    .order_by(Stock.article_id, Warehouse.location_number, Warehouse.name, Stock.packaging_unit)
+)
+
+
+async def stock_by_article(reads: Reads, article_ids: Sequence[int]) -> dict[int, list[StockRecord]]:
     result: dict[int, list[StockRecord]] = defaultdict(list)
-    for row in await session.execute(stmt):
-        result[row.article_id].append(
-            StockRecord(row.name, row.location_number, row.packaging_unit, row.stock_range, row.quantity)
-        )
+    for article_id, *record in await reads.rows(_STOCK, ids=article_ids):
+        result[article_id].append(StockRecord(*record))
     return result

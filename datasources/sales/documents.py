@@ -16,6 +16,7 @@ from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
 from datasources.errors import InvalidInput, NotFound, Unprocessable
 from datasources.models import Currency, Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
+from datasources.reads import SessionReads
 from datasources.sales import taxes
 from datasources.sales.numbers import number_document, provisional_number
 from datasources.sales.pricing import MAX_AMOUNT, price_positions
@@ -90,7 +91,7 @@ async def document_customer(session: AsyncSession, number: str) -> Customer:
 
 async def document_view(session: AsyncSession, currency: str | None, customer_number: str | None) -> CatalogueView:
     """Language, currency and price-list chain for pricing a document of the customer (None: a template)."""
-    return await resolve_view(session, currency=currency, customer_number=customer_number)
+    return await resolve_view(SessionReads(session), currency=currency, customer_number=customer_number)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

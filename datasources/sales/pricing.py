@@ -23,6 +23,7 @@ from datasources.catalogue.records import PackagingUnitRecord, PriceTier
 from datasources.catalogue.view import CatalogueView
 from datasources.errors import Unprocessable
 from datasources.models import Article, PriceList, TaxCode
+from datasources.reads import SessionReads
 from datasources.sales.money import cents, unit_price
 from datasources.sales.records import PositionInput, PricedPosition
 
@@ -49,9 +50,10 @@ async def price_positions(
     (positions.N.*), by default 0, 1, 2, ..."""
     articles = await _articles(session, {p.article_number for p in positions})
     ids = [a.id for a in articles.values()]
-    packaging = await details.packaging(session, ids)
-    prices = await pricing.prices_by_article(session, ids, view)
-    texts = await details.designations(session, ids, view.language)
+    reads = SessionReads(session)  # in the write's transaction: what it prices with is what it commits
+    packaging = await details.packaging(reads, ids)
+    prices = await pricing.prices_by_article(reads, ids, view)
+    texts = await details.designations(reads, ids, view.language)
     priced = []
     for index, position in zip(indexes or range(len(positions)), positions, strict=True):
         article = articles.get(position.article_number)

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 from sqlalchemy.engine import make_url
 
 from datasources.availability import is_outage

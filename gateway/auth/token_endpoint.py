@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -30,7 +29,7 @@ def _basic_credentials(request: Request) -> tuple[str, str] | None:
         return None
     try:
         name, colon, secret = base64.b64decode(encoded.strip(), validate=True).decode("utf-8").partition(":")
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # not base64 (binascii.Error), not ASCII in the header, not UTF-8 inside
         return None
     # Names are printable and short; anything else cannot be a user, and is not sent to the database.
     if not colon or not name or len(name) > users.MAX_NAME_LENGTH or not name.isprintable():

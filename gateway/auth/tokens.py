@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from joserfc import jwt
@@ -32,12 +34,25 @@ class TokenClaims:
     version: TokenVersion | None = None
 
 
+# Valid tokens remembered with their claims, so that a client's token is verified once, not on every
+# request (decoding and checking a JWT cost about as much as the rest of a small request). Bounded; the least
+# recently used is forgotten. A remembered token is still refused once it expires, and revocation is checked
+# per request as before (gateway/auth/versions.py).
+REMEMBERED_TOKENS = 10_000
+_CLAIMS = jwt.JWTClaimsRegistry(
+    iss={"essential": True, "value": ISSUER}, sub={"essential": True}, exp={"essential": True}
+)
+
+
 @dataclass(frozen=True)
 class TokenIssuer:
     secret_key: str
     lifetime: int
+    _verified: OrderedDict[str, tuple[TokenClaims, float]] = field(
+        default_factory=OrderedDict, init=False, repr=False, compare=False
+    )
 
-    @property
+    @cached_property
     def _key(self) -> OctKey:
         return OctKey.import_key(self.secret_key.encode())
 
@@ -56,21 +71,29 @@ class TokenIssuer:
 
     def verify(self, token: str) -> TokenClaims:
         """The subject, scopes and version of a valid token; InvalidToken for anything else."""
+        remembered = self._verified.get(token)
+        if remembered is not None and time.time() < remembered[1]:
+            self._verified.move_to_end(token)
+            return remembered[0]
+        claims, expires = self._decode(token)
+        self._verified[token] = (claims, expires)
+        if len(self._verified) > REMEMBERED_TOKENS:
+            self._verified.popitem(last=False)
+        return claims
+
+    def _decode(self, token: str) -> tuple[TokenClaims, float]:
         try:
             decoded = jwt.decode(token, self._key, algorithms=ALGORITHMS)
-            jwt.JWTClaimsRegistry(
-                iss={"essential": True, "value": ISSUER},
-                sub={"essential": True},
-                exp={"essential": True},
-            ).validate(decoded.claims)
+            _CLAIMS.validate(decoded.claims)
         except (JoseError, ValueError) as error:
             raise InvalidToken(str(error)) from None
         scope = decoded.claims.get("scope", "")
-        return TokenClaims(
+        claims = TokenClaims(
             subject=str(decoded.claims["sub"]),
             scopes=tuple(scope.split()) if isinstance(scope, str) else (),
             version=_version(decoded.claims.get(VERSION_CLAIM)),
         )
+        return claims, float(decoded.claims["exp"])
 
 
 def _version(claim: Any) -> TokenVersion | None:

@@ -81,5 +81,14 @@ def signed_headers(claim: Claim, now: dt.datetime) -> dict[str, str]:
 
 
 def _reason(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+    # httpx says "All connection attempts failed" for a refused connection and an unreachable host alike;
+    # the operating system's error it was raised from (the deepest in the chain) says which, and where.
+    reason, link = error, error.__cause__ or error.__context__
+    for _ in range(8):  # a chain is short; bounded all the same
+        if link is None:
+            break
+        if isinstance(link, OSError):
+            reason = link
+        link = link.__cause__ or link.__context__
+    text = str(reason).strip().splitlines()
+    return f"{type(reason).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -56,6 +56,11 @@ class Metrics:
             ["path"],
             registry=self.registry,
         )
+        self.log_lines_dropped = Counter(
+            "gateway_log_lines_dropped",
+            "Log lines that could not be written (a full disk, a failing handler) and were dropped.",
+            registry=self.registry,
+        )
         # At 0 from the start, so that rates and ratios have a series.
         self._paths = {path: self.operations.labels(path) for path in (COMPILED, GRAPHQL_CORE, FALLBACK)}
         # Bounded as the labels are (gateway/metrics/labels.py): methods x routes x statuses.

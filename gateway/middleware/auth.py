@@ -84,6 +84,6 @@ def _protected(scope: Scope, *, metrics_public: bool) -> bool:
 
 
 def _wants_graphiql_page(scope: Scope) -> bool:
-    if scope["method"] != "GET" or scope.get("query_string"):
+    if scope["method"] not in ("GET", "HEAD") or scope.get("query_string"):
         return False
     return "text/html" in Headers(scope=scope).get("accept", "")

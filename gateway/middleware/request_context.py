@@ -5,15 +5,13 @@ itself never fails a request (gateway/logs.py drops and counts lines it cannot w
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import os
 import re
 import time
-import uuid
-from collections.abc import Callable
-from typing import Any
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from datasources.availability import RETRY_AFTER, is_outage
@@ -27,6 +25,9 @@ log = logging.getLogger("gateway")
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 LOGGED_PATH_LENGTH = 512
+# The client went away before its request was read (or the server answered its stalled body 408): nothing
+# reaches it, the server drops what is sent. nginx's "client closed request", for the access log and metrics.
+CLIENT_CLOSED_REQUEST = ApiError("client_closed_request", "the client closed the connection")
 
 
 class RequestContextMiddleware:
@@ -58,6 +59,9 @@ class RequestContextMiddleware:
 
         try:
             await self.app(scope, receive, send_with_headers)
+        except ClientDisconnect:
+            if not response_started:
+                await send_error(CLIENT_CLOSED_REQUEST, scope, send_with_headers)
         except Exception as error:
             if response_started:
                 _log_unhandled(error, request_id, scope)
@@ -65,8 +69,7 @@ class RequestContextMiddleware:
             await send_error(self._answer(error, request_id, scope), scope, send_with_headers)
         finally:
             current_stats.reset(token)
-            _quietly(
-                access_log.info,
+            access_log.info(
                 '%s "%s %s" %s %.1fms db=%d [request %s]',
                 _client(scope),
                 scope["method"],
@@ -89,20 +92,13 @@ class RequestContextMiddleware:
 
 
 def _log_unhandled(error: Exception, request_id: str, scope: Scope) -> None:
-    _quietly(
-        log.error,
+    log.error(
         "unhandled error [request %s] %s %s",
         request_id,
         scope["method"],
         _path(scope),
         exc_info=error,
     )
-
-
-def _quietly(write: Callable[..., None], *args: Any, **kwargs: Any) -> None:
-    """A log call that cannot fail the request, whatever handler an operator attached."""
-    with contextlib.suppress(Exception):  # the line is lost; the request must still be answered
-        write(*args, **kwargs)
 
 
 def server_timing(stats: QueryStats) -> str:
@@ -115,7 +111,7 @@ def server_timing(stats: QueryStats) -> str:
 def _request_id(scope: Scope) -> str:
     # A client's own id is kept when it is harmless, so its logs and ours can be joined.
     given = Headers(scope=scope).get("x-request-id", "")
-    return given if _CLIENT_ID.fullmatch(given) else uuid.uuid4().hex
+    return given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()  # as random as uuid4, a tenth the cost
 
 
 def _path(scope: Scope) -> str:

@@ -6,8 +6,10 @@
   protocol), so uvicorn handed the app an empty body. RFC 9110 (7.8) lets a server ignore Upgrade.
   A WebSocket upgrade is left to uvicorn as before.
 - A connection must send a request head within the header timeout (after connecting or after its last
-  answer) and each part of a body within the body timeout: a silent or trickling client is answered 408
-  (or, before it sent anything, simply closed) instead of holding a connection forever.
+  answer), each part of a body within the body timeout, and the body at an average of at least the body's
+  minimum rate once it has had BODY_RATE_GRACE seconds: a silent or trickling client is answered 408 (or,
+  before it sent anything, simply closed) instead of holding a connection forever. A head larger than
+  the head limit is answered 431 before it is all read (httptools itself has no limit on header fields).
 - At the worker's connection limit a new connection takes the place of an idle one (connected or kept
   alive, no request under way), which is closed; only when every connection is busy is the new one
   answered 503 and closed at once. Thousands of idle connections cannot starve the requests that come.
@@ -30,6 +32,13 @@ from rest_compat.responses import JSON_CONTENT_TYPE, encode_json
 
 # A request head that frames what follows on the wire (the upgrade request's body) for a fresh parser.
 _CONTINUATION = b"PUT / HTTP/1.1\r\n%s\r\n"
+# Seconds a body may take before its average rate is held to the minimum (a slow start is no attack).
+BODY_RATE_GRACE = 5.0
+_FIELD_FRAMING = 4  # ": " and CRLF around each header field, counted as part of the head
+
+
+class _Refused(Exception):
+    """Raised from a parser callback after the connection was answered: the parser stops feeding."""
 
 
 @cache
@@ -46,6 +55,9 @@ class HttpProtocol(HttpToolsProtocol):
         self.limits = server_limits()
         self._deadline: TimerHandle | None = None
         self._head_begun = False
+        self._head_bytes = 0  # of the request head being read
+        self._body_began = 0.0  # loop time at the end of the head
+        self._body_bytes = 0
 
     # Connections and deadlines
 
@@ -88,17 +100,23 @@ class HttpProtocol(HttpToolsProtocol):
             return
         cycle = self.cycle
         if cycle is not None and not cycle.response_complete and self._head_begun is False:
-            # The head arrived; the body did not come on. The app, if it waits on it, sees a disconnect.
-            if not cycle.response_started:
-                self._refuse(408, "request_timeout", "the request body did not arrive in time")
-            else:
-                self.transport.close()
-            cycle.disconnected = True
-            cycle.message_event.set()
+            self._body_refused("the request body did not arrive in time")
         elif self._head_begun:
             self._refuse(408, "request_timeout", "the request head did not arrive in time")
         elif cycle is None or cycle.response_complete:
             self.transport.close()  # connected (or kept alive) and silent: nothing to answer
+
+    def _body_refused(self, description: str) -> None:
+        """The head arrived; the body did not come on (in time, or fast enough). The app, if it waits on
+        it, sees a disconnect."""
+        cycle = self.cycle
+        assert cycle is not None
+        if not cycle.response_started:
+            self._refuse(408, "request_timeout", description)
+        else:
+            self.transport.close()
+        cycle.disconnected = True
+        cycle.message_event.set()
 
     def _refuse(self, status: int, code: str, description: str) -> None:
         body = encode_json({"success": False, "error": code, "error_description": description, "info": {}})
@@ -126,6 +144,8 @@ class HttpProtocol(HttpToolsProtocol):
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserError:
+            if self.transport.is_closing():
+                return  # refused by a callback (_Refused), or the connection went while it spoke
             self.logger.warning("Invalid HTTP request received.")
             self.send_400_response("Invalid HTTP request received.")
         except httptools.HttpParserUpgrade as upgrade:
@@ -157,24 +177,44 @@ class HttpProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         if not self._reading_body_after_upgrade:
             self._head_begun = True
+            self._head_bytes = 0
             self._expect(self.limits.header_timeout)
             super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
         if not self._reading_body_after_upgrade:
+            self._count_head(len(url))
             super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         if not self._reading_body_after_upgrade:
+            self._count_head(len(name) + len(value) + _FIELD_FRAMING)
             super().on_header(name, value)
+
+    def _count_head(self, size: int) -> None:
+        # Parts of one field may come in several callbacks: each part is counted once.
+        self._head_bytes += size
+        if self._head_bytes > self.limits.max_head_bytes:
+            self._refuse(
+                431,
+                "invalid_request",
+                f"the request head is larger than {self.limits.max_head_bytes} bytes (request line and header fields)",
+            )
+            raise _Refused
 
     def on_headers_complete(self) -> None:
         if not self._reading_body_after_upgrade:
             self._head_begun = False
+            self._body_began, self._body_bytes = self.loop.time(), 0
             self._expect(self.limits.body_timeout)  # until the message is complete
             super().on_headers_complete()
 
     def on_body(self, body: bytes) -> None:
+        self._body_bytes += len(body)
+        taken = self.loop.time() - self._body_began
+        if taken > BODY_RATE_GRACE and self._body_bytes < taken * self.limits.body_min_rate:
+            self._body_refused("the request body arrives too slowly")
+            raise _Refused
         self._expect(self.limits.body_timeout)
         super().on_body(body)
 

@@ -58,6 +58,7 @@ def serve(sock: socket.socket, *, workers: int, limits: ServerLimits) -> None:
         http=HTTP_PROTOCOL,
         timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
         log_level="info",
+        access_log=False,  # the gateway's own access.log has each request, with its id and statements
     )
     if workers > 1:
         Multiprocess(config, sockets=[sock]).run()

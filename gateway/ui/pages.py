@@ -22,6 +22,9 @@ GRAPHIQL_STATIC = "/graphql/static"  # the fetched npm packages, one folder per 
 GRAPHIQL_SCRIPTS = "/graphql/static/_gateway"  # our own page script (no npm name starts with "_")
 DOCS = "/www/docs"
 DOCS_SCRIPTS = "/www/docs/_gateway"
+# The files of Swagger UI's package that templates/swagger.html loads: the only ones served. The package
+# also holds a stock page and initializer that would show the petstore's document from the internet.
+SWAGGER_UI_FILES = ("swagger-ui.css", "swagger-ui-bundle.js")
 
 # The browser itself refuses to load anything from another host, and to run any inline script. Styles
 # may be inline: GraphiQL's components set them. Fonts and icons come as data: URLs inside the CSS.

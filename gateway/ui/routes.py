@@ -32,7 +32,10 @@ def routes() -> list[BaseRoute]:
         Route("/", home, methods=["GET"]),
         Route(pages.DOCS, docs, methods=["GET"]),
         Mount(pages.DOCS_SCRIPTS, scripts),
-        Mount(f"{pages.DOCS}/{SWAGGER_UI.name}", CachedStaticFiles(directory=SWAGGER_UI, cache_control=IMMUTABLE)),
+        Mount(
+            f"{pages.DOCS}/{SWAGGER_UI.name}",
+            CachedStaticFiles(directory=SWAGGER_UI, cache_control=IMMUTABLE, only=pages.SWAGGER_UI_FILES),
+        ),
         Mount(pages.GRAPHIQL_SCRIPTS, scripts),
         Mount(pages.GRAPHIQL_STATIC, CachedStaticFiles(directory=fetch.STATIC, cache_control=IMMUTABLE)),
     ]

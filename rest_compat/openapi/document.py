@@ -8,6 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from rest_compat.openapi.methods import complete
 from rest_compat.openapi.operations import operations
 from rest_compat.openapi.parts import components
 from rest_compat.openapi.schemas import Schemas
@@ -24,12 +25,13 @@ the specification leaves open."""
 
 def openapi_document(executor: Executor) -> dict[str, Any]:
     schemas = Schemas(executor.schema._schema)
+    shared = components()
     return {
         "openapi": "3.1.0",
         "info": {"title": "ERP shop gateway: /www", "version": VERSION, "description": DESCRIPTION},
         "security": [{"bearer": []}],
-        "paths": operations(schemas),
-        "components": components(),
+        "paths": complete(operations(schemas), shared["responses"]),
+        "components": shared,
     }
 
 

@@ -20,13 +20,23 @@ from rest_compat.openapi.parts import (
     code_query,
     envelope,
     file_answer,
+    list_query,
     path,
     query,
     responses,
     text_object,
 )
-from rest_compat.openapi.schemas import INT32, JsonSchema, Schemas, names_pattern, shape_names
+from rest_compat.openapi.schemas import (
+    BLANK,
+    CODES,
+    INT32,
+    JsonSchema,
+    Schemas,
+    code_values,
+    shape_names,
+)
 from rest_compat.shapes import Shape
+from schema.constraints import max_length
 from schema.limits import RequestLimits
 
 Paths = dict[str, dict[str, Any]]
@@ -46,10 +56,27 @@ def operations(schemas: Schemas) -> Paths:
     }
 
 
+def _text(type_name: str, field: str) -> JsonSchema:
+    """Text up to the length of the column it is looked up in: a longer one matches nothing (404)."""
+    length = max_length(type_name, field)
+    assert length is not None, (type_name, field)
+    return {**TEXT, "maxLength": length}
+
+
+CUSTOMER_NUMBER = _text("Customer", "number")
+
+
+def _search_field(name: str, field: JsonSchema) -> JsonSchema:
+    """A query parameter of the address search, the address field it compares as the body has it."""
+    kind = CODES.get(name)
+    if kind is None:
+        return query(name, {**TEXT, "maxLength": field["maxLength"]}, f"{name} equals")
+    return query(name, {"type": "string", "enum": code_values(kind, required=False)}, f"{name} equals")
+
+
 def _fields(shape: Shape) -> JsonSchema:
-    pattern = names_pattern(shape_names(shape), most=RequestLimits().field_names)
-    description = "Comma-separated REST field names to return (nested ones with a dot); default all"
-    return query("fields", {"type": "string", "pattern": pattern}, description)
+    description = "REST field names to return (nested ones with a dot); default all"
+    return list_query("fields", shape_names(shape), most=RequestLimits().field_names, description=description)
 
 
 def _token() -> Paths:
@@ -68,14 +95,21 @@ def _token() -> Paths:
 def _catalogue(schemas: Schemas) -> Paths:
     view = [
         code_query("waehrabk", "currency", "Currency of the prices, ISO 4217; default the leading one"),
-        query("debinr", TEXT, "Customer number: the customer's price list and language (needs the shop scope)"),
+        query(
+            "debinr", CUSTOMER_NUMBER, "Customer number: the customer's price list and language (needs the shop scope)"
+        ),
         code_query("adrsprache", "language", "Output language, ISO 639-2/B (ger, fre, ita, eng, ...); default ger"),
     ]
-    sorts = {"type": "string", "pattern": names_pattern(articles.SORTS, most=RequestLimits().sort_keys, signed=True)}
+    sorts = list_query(
+        "sorts",
+        [f"{sign}{name}" for name in articles.SORTS for sign in ("", "+", "-")],
+        most=RequestLimits().sort_keys,
+        description=f"REST names, - for descending; default +ArtBez; sortable: {', '.join(articles.SORTS)}",
+    )
     article_list = schemas.output(articles.ARTICLE, "Article", every_field=False)
     article = schemas.output(articles.SINGLE_ARTICLE, "Article", every_field=False)
     media_record = schemas.output(media.MEDIA, "Media", every_field=False)
-    number = path("number", TEXT, "ArtNr")
+    number = path("number", _text("Article", "number"), "ArtNr")
     return {
         "/www/artikel": {
             "get": {
@@ -85,7 +119,7 @@ def _catalogue(schemas: Schemas) -> Paths:
                     query("limit", WHOLE_NUMBER_OR_EMPTY, "Articles per page; 0 = all (default)"),
                     query("offset", WHOLE_NUMBER_OR_EMPTY, "Start at article N; default 0"),
                     _fields(articles.ARTICLE),
-                    query("sorts", sorts, f"+/- REST names; default +ArtBez; sortable: {', '.join(articles.SORTS)}"),
+                    sorts,
                 ],
                 "responses": responses(
                     {200: answer("A page", envelope({"type": "array", "items": article_list}, links=LINKS))}, READS
@@ -113,7 +147,11 @@ def _catalogue(schemas: Schemas) -> Paths:
                 "summary": "A media file itself (ArtikelMediaDaten), with its MIME type",
                 "parameters": [
                     path("id", WHOLE_NUMBER, "IDKey"),
-                    query("type", TEXT, "Bild, Text, or one of the record's formats; default the image, else the text"),
+                    query(
+                        "type",
+                        _text("Media", "imageFormat"),
+                        "Bild, Text, or one of the record's formats; default the image, else the text",
+                    ),
                 ],
                 "responses": responses({200: file_answer("The file", "image/*", "text/*")}, READS),
             }
@@ -122,7 +160,7 @@ def _catalogue(schemas: Schemas) -> Paths:
 
 
 def _customers(schemas: Schemas) -> Paths:
-    status = {"type": "string", "pattern": r"^\s*[ONAona]?\s*$"}
+    status = {"type": "string", "pattern": f"^{BLANK}[ONAona]?{BLANK}$"}
     return {
         "/www/kunden": {
             "post": {
@@ -135,7 +173,7 @@ def _customers(schemas: Schemas) -> Paths:
             "get": {
                 "summary": "A customer with its last orders",
                 "parameters": [
-                    path("number", TEXT, "DebiNr"),
+                    path("number", CUSTOMER_NUMBER, "DebiNr"),
                     query(
                         "order", WHOLE_NUMBER_OR_EMPTY, "How many of the last orders to list, newest first; default 0"
                     ),
@@ -179,7 +217,7 @@ def _addresses(schemas: Schemas) -> Paths:
         "/www/adressen": {
             "get": {
                 "summary": "The addresses of a customer by role",
-                "parameters": [query("debinr", VISIBLE_TEXT, "Customer number", required=True)],
+                "parameters": [query("debinr", {**CUSTOMER_NUMBER, **VISIBLE_TEXT}, "Customer number", required=True)],
                 "responses": responses({200: answer("Its addresses", envelope(by_role, counted=True))}, READS),
             }
         },
@@ -201,10 +239,7 @@ def _addresses(schemas: Schemas) -> Paths:
         "/www/adressensuche": {
             "get": {
                 "summary": "The one customer whose address matches every given field",
-                "parameters": [
-                    query(name, {"type": "string", "pattern": search_fields[name].get("pattern", "")}, f"{name} equals")
-                    for name in addresses.SEARCH_FIELDS
-                ],
+                "parameters": [_search_field(name, search_fields[name]) for name in addresses.SEARCH_FIELDS],
                 "responses": responses({200: answer("The customer found", envelope(found))}, (*READS, 409)),
             }
         },
@@ -245,7 +280,7 @@ def _orders(schemas: Schemas) -> Paths:
         "/www/auftrag/{number}": {
             "get": {
                 "summary": "An order",
-                "parameters": [path("number", TEXT, "AuftNr")],
+                "parameters": [path("number", _text("SalesDocument", "number"), "AuftNr")],
                 "responses": responses(
                     {200: answer("The order", envelope(schemas.output(orders.ORDER, "SalesDocument")))}, READS
                 ),
@@ -256,6 +291,7 @@ def _orders(schemas: Schemas) -> Paths:
 
 def _offers(schemas: Schemas) -> Paths:
     offer = envelope(schemas.output(offers.OFFER, "SalesDocument"), counted=True)
+    # The route takes OffertNr up to 16 characters (longer: 400), although the ERP's numbers have 10.
     offer_number = query("OffertNr", {**VISIBLE_TEXT, "maxLength": 16}, "OffertNr", required=True)
     return {
         "/www/offerte": {
@@ -278,7 +314,7 @@ def _offers(schemas: Schemas) -> Paths:
             },
             "patch": {
                 "summary": "Changes an offer: positions, whole addresses, the customer of a template offer",
-                "parameters": [offer_number, query("KundNr", {**TEXT, "maxLength": 8}, "Assigns a template offer")],
+                "parameters": [offer_number, query("KundNr", CUSTOMER_NUMBER, "Assigns a template offer")],
                 "requestBody": body(schemas.input(offers.CHANGE_INPUT), required=False),
                 "responses": responses({200: answer("The offer", offer)}, WRITES),
             },

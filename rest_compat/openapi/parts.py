@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from rest_compat.openapi.schemas import LINK, OPTIONAL_TEXT, REQUIRED_TEXT, JsonSchema, code_pattern
+from rest_compat.openapi.schemas import BLANK, LINK, OPTIONAL_TEXT, REQUIRED_TEXT, JsonSchema, code_values
 from rest_compat.params import MAX_INT
 
 JSON = "application/json"
@@ -15,13 +16,15 @@ TEXT = {"type": "string", "pattern": OPTIONAL_TEXT}
 VISIBLE_TEXT = {"type": "string", "pattern": REQUIRED_TEXT}
 WHOLE_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
 # A number in the query: or nothing, since an empty (or blank) parameter counts as not given.
-WHOLE_NUMBER_OR_EMPTY = {"anyOf": [WHOLE_NUMBER, {"type": "string", "pattern": r"^\s*$"}]}
+WHOLE_NUMBER_OR_EMPTY = {"anyOf": [WHOLE_NUMBER, {"type": "string", "pattern": f"^{BLANK}$"}]}
 ERRORS = {
     400: "Malformed input: a bad number, an unknown `fields`/`sorts` name, a wrong type, a text too long, a "
     "missing required field, a limit exceeded (`info.field` names it)",
     401: "A missing, expired or tampered bearer token (`WWW-Authenticate: Bearer`)",
     403: "The token's scopes do not allow this (`insufficient_scope`)",
     404: "Nothing with that number (`not_found`)",
+    405: "Not a method of this path (`method_not_allowed`; `Allow` and `info.allow` list the path's methods)",
+    408: "The request's head or body did not arrive in time (`request_timeout`); the connection is closed",
     409: "A conflict with what is stored (`conflict`)",
     413: "The body is over its limit (`payload_too_large`)",
     415: "The body is not `application/json` in UTF-8 or ISO-8859-1 (`unsupported_media_type`)",
@@ -30,6 +33,11 @@ ERRORS = {
     500: "Unexpected (`internal`; `info.request_id` is in the log)",
     503: "The database is away or did not answer in time (`unavailable`, `Retry-After`)",
 }
+# The methods a `Link` names (`type`), and a list of methods (`Allow`).
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+ALLOW = "^(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)(?:, (?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS))*$"
+# A JWS in compact serialisation: three base64url parts.
+JWT = r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
 READS = (400, 401, 403, 404, 429, 500, 503)
 WRITES = (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503)
 ERROR_CODES = [
@@ -60,7 +68,14 @@ def path(name: str, schema: JsonSchema, description: str) -> JsonSchema:
 
 
 def code_query(name: str, kind: str, description: str) -> JsonSchema:
-    return query(name, {"type": "string", "pattern": code_pattern(kind)}, description)
+    return query(name, {"type": "string", "enum": code_values(kind, required=False)}, description)
+
+
+def list_query(name: str, names: Iterable[str], *, most: int, description: str) -> JsonSchema:
+    """Comma-separated names (`fields`, `sorts`): OpenAPI's array in form style without explode, at most
+    `most` of them (the server's limit)."""
+    schema = {"type": "array", "items": {"type": "string", "enum": list(names)}, "maxItems": most}
+    return {**query(name, schema, description), "style": "form", "explode": False}
 
 
 def text_object(**fields: int) -> JsonSchema:
@@ -105,8 +120,11 @@ def components() -> dict[str, Any]:
         error_answers[f"E{status}"] = answer(description, ERROR)
         if status in (429, 503):
             error_answers[f"E{status}"]["headers"] = retry
+        if status == 405:
+            error_answers[f"E{status}"]["headers"] = {"Allow": {"schema": {"type": "string", "pattern": ALLOW}}}
         if status == 401:
-            error_answers[f"E{status}"]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+            challenge = {"type": "string", "pattern": "^(?:Bearer|Basic)(?: |$)"}
+            error_answers[f"E{status}"]["headers"] = {"WWW-Authenticate": {"schema": challenge}}
     return {
         "schemas": {
             "Error": {
@@ -124,15 +142,19 @@ def components() -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "href": {"type": "string", "maxLength": 2048},
-                    "type": {"type": "string", "description": "The HTTP method"},
-                    "rel": {"type": "string", "description": "Space-separated relation types (RFC 8288)"},
+                    "type": {"type": "string", "enum": METHODS, "description": "The HTTP method"},
+                    "rel": {
+                        "type": "string",
+                        "pattern": r"^[A-Za-z/]+(?: [A-Za-z/]+)*$",
+                        "description": "Space-separated relation types (RFC 8288), as the specification names them",
+                    },
                 },
                 "required": ["href", "type", "rel"],
             },
             "Token": {
                 "type": "object",
                 "properties": {
-                    "access_token": {"type": "string"},
+                    "access_token": {"type": "string", "pattern": JWT, "description": "A JWT (HS256)"},
                     "token_type": {"const": "Bearer"},
                     "expires_in": {"type": "integer", "minimum": 1, "description": "Lifetime in seconds"},
                 },

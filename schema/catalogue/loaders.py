@@ -6,8 +6,6 @@ from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from typing import Generic, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from datasources.catalogue import details, media, pricing, stock
 from datasources.catalogue.details import ArticlePackaging
 from datasources.catalogue.records import (
@@ -19,37 +17,37 @@ from datasources.catalogue.records import (
 )
 from datasources.catalogue.view import CatalogueView
 from datasources.database import Database
-from schema.loaders import BatchLoader
+from datasources.reads import Reads
+from schema.loaders import ReadsLoader
 
 V = TypeVar("V")
 P = TypeVar("P", bound=Hashable)
 
 
-class ByArticleIdLoader(BatchLoader[int, V], Generic[V]):
+class ByArticleIdLoader(ReadsLoader[int, V], Generic[V]):
     """Loads one value per article id."""
 
 
-class ByArticleIdAndParamLoader(BatchLoader[tuple[int, P], V], Generic[P, V]):
+class ByArticleIdAndParamLoader(ReadsLoader[tuple[int, P], V], Generic[P, V]):
     """For lookups that also depend on a request parameter (language, view): batched per parameter,
-    with `fetch(session, ids, param)`."""
+    with `fetch(reads, ids, param)`."""
 
-    async def _load(self, keys: Sequence[tuple[int, P]]) -> list[V]:
+    async def _fetch(self, keys: Sequence[tuple[int, P]]) -> dict[tuple[int, P], V]:
         ids_by_param: dict[P, list[int]] = defaultdict(list)
         for article_id, param in keys:
             ids_by_param[param].append(article_id)
         found: dict[tuple[int, P], V] = {}
-        async with self.db.reader() as session:
-            for param, ids in ids_by_param.items():
-                for article_id, value in (await type(self).fetch(session, ids, param)).items():
-                    found[(article_id, param)] = value
-        return [found[key] if key in found else type(self).missing() for key in keys]
+        for param, ids in ids_by_param.items():
+            for article_id, value in (await type(self).fetch(self.db.reads, ids, param)).items():
+                found[(article_id, param)] = value
+        return found
 
 
 async def _prices_by_unit(
-    session: AsyncSession, ids: Sequence[int], view: CatalogueView
+    reads: Reads, ids: Sequence[int], view: CatalogueView
 ) -> dict[int, dict[str | None, list[PriceTier]]]:
     by_unit: dict[int, dict[str | None, list[PriceTier]]] = defaultdict(dict)
-    for (article_id, unit), tiers in (await pricing.prices_by_article(session, ids, view)).items():
+    for (article_id, unit), tiers in (await pricing.prices_by_article(reads, ids, view)).items():
         by_unit[article_id][unit] = tiers
     return by_unit
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import strawberry
@@ -69,16 +70,20 @@ class CatalogueQuery:
         ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
         _customer_allowed(info, customer_number)
         limit = _page_size(info, limit)
-        async with info.context.db.reader() as session:
-            view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
-            query = ArticleQuery(
-                language=view.language,
-                filter=filter.to_filter() if filter else articles.ArticleFilter(),
-                sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
-                limit=limit,
-                offset=offset,
-            )
-            found = await articles.find_articles(session, query)
+        reads = info.context.db.reads
+        view = await resolve_view(reads, language=language, currency=currency, customer_number=customer_number)
+        query = ArticleQuery(
+            language=view.language,
+            filter=filter.to_filter() if filter else articles.ArticleFilter(),
+            sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
+            limit=limit,
+            offset=offset,
+        )
+        found = await articles.find_articles(reads, query)
+        designations = info.context.catalogue.designation
+        for record in found.records:
+            if record.designation:  # read with the page; "" (none at all) is left to the loader
+                designations.prime((record.id, view.language), record.designation)
         items = [Article.of(r, view) for r in found.records]
         return ArticlePage(items=items, has_next_page=found.has_more, query=query)
 
@@ -95,9 +100,12 @@ class CatalogueQuery:
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> Article | None:
         _customer_allowed(info, customer_number)
-        async with info.context.db.reader() as session:
-            view = await resolve_view(session, language=language, currency=currency, customer_number=customer_number)
-            record = await articles.article_by_number(session, number)
+        reads = info.context.db.reads
+        # The article and the view, asked for together: one batch (datasources/reads).
+        record, view = await asyncio.gather(
+            articles.article_by_number(reads, number),
+            resolve_view(reads, language=language, currency=currency, customer_number=customer_number),
+        )
         return None if record is None else Article.of(record, view)
 
     @strawberry.field(
@@ -106,5 +114,4 @@ class CatalogueQuery:
         permission_classes=[CanReadCatalogue],
     )
     async def media_content(self, info: strawberry.Info[Context], id: int, kind: str | None = None) -> MediaContent:
-        async with info.context.db.reader() as session:
-            return MediaContent.of(await media.media_file(session, id, kind))
+        return MediaContent.of(await media.media_file(info.context.db.reads, id, kind))

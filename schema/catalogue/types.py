@@ -302,5 +302,4 @@ class ArticlePage:
 
     @strawberry.field(description="How many articles match, over all pages (counted only when asked for).")
     async def total_count(self, info: strawberry.Info[Context]) -> int:
-        async with info.context.db.reader() as session:
-            return await articles.count_articles(session, self.query)
+        return await articles.count_articles(info.context.db.reads, self.query)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from graphql import DirectiveNode, OperationDefinitionNode, VariableNode, Visitor, visit
@@ -29,9 +28,10 @@ log = logging.getLogger("gateway.graphql.execution")
 MAX_VARIANTS = 16
 
 
-@lru_cache(maxsize=1024)
 def document_hash(text: str) -> str:
-    """The SHA-256 of a document's text, hex: the key of its plans and of persisted queries."""
+    """The SHA-256 of a document's text, hex: the key of its plans and of persisted queries. Not cached:
+    hashing costs about a microsecond per kilobyte, and a cache keyed by the text held every document it had
+    seen (1,024 of up to 64 KiB each) outside the byte-bounded caches."""
     return hashlib.sha256(text.encode()).hexdigest()
 
 

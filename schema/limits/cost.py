@@ -1,8 +1,10 @@
 """The static cost of an operation, from its document and variables, before anything runs.
 
     cost(field)  = 1 + size(field) x cost(its selections)
-    size(field)  = the value of its `limit` argument when it has one (null or absent: the page size for a
-                   page such as `articles`); 1 for a list directly on such a page (`items`: the page
+    size(field)  = the value of its `limit` argument when it has one, as the resolver will get it: given
+                   literally or through a variable (its value, else the default the operation declares),
+                   else the argument's default in the schema (`orders`: 0); null or none: the page size
+                   for a page such as `articles`; 1 for a list directly on such a page (`items`: the page
                    already counted them); LIST_SIZE for any other list (`packagingUnits`, `prices`, ...);
                    1 for everything else
     cost(op)     = the sum over its selections; a fragment spread costs what the fragment costs; aliases
@@ -24,15 +26,14 @@ from graphql import (
     GraphQLObjectType,
     GraphQLSchema,
     InlineFragmentNode,
-    IntValueNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    VariableNode,
     get_named_type,
     get_nullable_type,
 )
 
 from schema.limits.fragments import FragmentFold
+from schema.limits.variables import OperationVariables
 
 LIST_SIZE = 5  # the expected entries of a list without a limit (a few units, prices, stock records, ...)
 LIMIT = "limit"
@@ -52,10 +53,12 @@ class CostModel:
             if LIMIT in field.args and not isinstance(get_nullable_type(field.type), GraphQLList)
         }
 
-    def cost(self, document: Any, operation: OperationDefinitionNode, variables: Mapping[str, Any]) -> int:
+    def cost(self, document: Any, operation: OperationDefinitionNode, sent: Mapping[str, Any]) -> int:
+        """The operation's cost with the variables the request sent."""
         root = self.schema.get_root_type(operation.operation)
         if root is None:
             return 0
+        variables = OperationVariables(self.schema, operation, sent)
 
         def value_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], int]) -> int:
             return self._selections(selection_set, type_name, fragment, variables)
@@ -67,7 +70,7 @@ class CostModel:
         selection_set: SelectionSetNode,
         type_name: str,
         fragment: Callable[[str], int],
-        variables: Mapping[str, Any],
+        variables: OperationVariables,
     ) -> int:
         parent = self.schema.get_type(type_name)
         fields = parent.fields if isinstance(parent, GraphQLObjectType) else {}
@@ -89,23 +92,10 @@ class CostModel:
                 total += fragment(selection.name.value)
         return total
 
-    def _size(self, node: FieldNode, definition: GraphQLField, parent: str, variables: Mapping[str, Any]) -> int:
+    def _size(self, node: FieldNode, definition: GraphQLField, parent: str, variables: OperationVariables) -> int:
         if LIMIT in definition.args:
-            limit = _argument(node, LIMIT, variables)
+            limit = variables.argument(node, definition, LIMIT)
             return max(0, limit) if isinstance(limit, int) else self.page_size
         if not isinstance(get_nullable_type(definition.type), GraphQLList):
             return 1
         return 1 if parent in self.page_types else LIST_SIZE
-
-
-def _argument(node: FieldNode, name: str, variables: Mapping[str, Any]) -> object:
-    for argument in node.arguments or ():
-        if argument.name.value != name:
-            continue
-        value = argument.value
-        if isinstance(value, VariableNode):
-            return variables.get(value.name.value)
-        if isinstance(value, IntValueNode):
-            return int(value.value)
-        return None
-    return None

@@ -27,3 +27,6 @@ class DocumentLimits:
     max_cost: int = 100_000  # the static cost budget (schema/limits/cost.py: the formula)
     page_size: int = 1000  # the largest `articles` page a client gets (and the default `limit`)
     cache_bytes: int = 16 * 1024 * 1024  # documents held by the parse, validation and plan caches
+    # The text of documents kept under their automatic persisted query hash: some 4,000 documents of a
+    # kilobyte, and at least 64 of the largest a client may send (max_bytes).
+    persisted_bytes: int = 4 * 1024 * 1024

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.required_tools import require, under_ci
 from tests.server import free_port
 
 HERE = Path(__file__).parent
@@ -40,15 +41,14 @@ def missing() -> str | None:
 
 
 def requirement() -> pytest.MarkDecorator:
+    """Skipped where a tool is missing, but not under CI: there the test runs, and run_script fails it."""
     reason = missing()
-    return pytest.mark.skipif(reason is not None and not os.environ.get("CI"), reason=f"{reason} (.ci/run installs it)")
+    return pytest.mark.skipif(reason is not None and not under_ci(), reason=f"{reason} (.ci/run installs it)")
 
 
 def run_script(name: str, *args: str, screenshot: Path) -> dict[str, Any]:
     """`node NAME ARGS`; what it printed last, as JSON. A failing step's screenshot lands at `screenshot`."""
-    reason = missing()
-    if reason is not None:
-        pytest.fail(f"the browser tests must run under CI: {reason}")
+    require(missing())
     completed = subprocess.run(
         ["node", str(HERE / name), *args],
         capture_output=True,

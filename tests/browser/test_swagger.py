@@ -12,7 +12,7 @@ from tests.browser import driver
 from tests.browser.conftest import Served
 
 pytestmark = driver.requirement()
-METHODS = ("get", "post", "put", "patch", "delete", "options")
+METHODS = ("get", "head", "post", "put", "patch", "delete", "options")
 
 
 def test_swagger_ui_lists_the_operations_and_tries_one_with_a_token(served: Served, tmp_path: Path) -> None:

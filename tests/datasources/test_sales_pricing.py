@@ -14,6 +14,7 @@ from datasources.catalogue.view import resolve_view
 from datasources.database import Database
 from datasources.errors import DomainError, InvalidInput, Unprocessable
 from datasources.models import PriceList
+from datasources.reads import SessionReads
 from datasources.sales.money import cents, to_step, unit_price
 from datasources.sales.pricing import price_positions
 from datasources.sales.records import Header, PaymentInput, PositionChange, PositionInput, PricedPosition
@@ -456,7 +457,7 @@ async def price(
     indexes: Sequence[int] | None = None,
 ) -> list[PricedPosition]:
     async with db.reader() as session:
-        view = await resolve_view(session, customer_number=customer, currency=currency)
+        view = await resolve_view(SessionReads(session), customer_number=customer, currency=currency)
         return await price_positions(session, positions, view, indexes=indexes)
 
 

@@ -4,10 +4,15 @@ the log has one line per outage instead of a traceback per request, and service 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import asyncpg
 import httpx
 import pytest
 from sqlalchemy.engine import make_url
@@ -132,3 +137,52 @@ def test_connections_terminated_by_the_server_are_replaced(outage: Outage) -> No
         assert outage.get().status_code == 200
         assert outage.order(f"TERM-{index}").status_code == 201
     assert "Traceback" not in outage.log()
+
+
+def test_a_connection_terminated_under_a_running_request_is_503(outage: Outage) -> None:
+    # The request's statement waits on a lock; its backend is terminated while it waits (a failover, an
+    # operator's pg_terminate_backend): the request is answered 503, the next ones are served.
+    assert outage.get().status_code == 200
+    with _table_locked(outage.database.url, "article") as locker_pid:
+        waiting = ThreadPoolExecutor(1).submit(outage.get)
+        time.sleep(0.5)  # its statement is waiting on the lock (the statement timeout is 2 s)
+        name = make_url(outage.database.url).database
+        databases.run_sql(
+            databases.SERVER_URL,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "  # noqa: S608
+            f"WHERE datname = '{name}' AND pid <> {locker_pid} AND wait_event_type = 'Lock'",
+        )
+        response = waiting.result(timeout=30)
+    assert_unavailable(response)
+    # Told apart from the statement timeout by the reason logged for the outage.
+    assert "terminating connection due to administrator command" in outage.log(), outage.log()
+    assert outage.get().status_code == 200
+    assert outage.order("AFTER-TERMINATION").status_code == 201
+    assert "Traceback" not in outage.log()
+
+
+@contextlib.contextmanager
+def _table_locked(url: str, table: str) -> Iterator[int]:
+    """Holds an exclusive lock on `table` in a transaction of its own; yields its backend's pid."""
+    held, release = threading.Event(), threading.Event()
+    pid: list[int] = []
+
+    async def hold() -> None:
+        connection = await asyncpg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
+        try:
+            async with connection.transaction():
+                await connection.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")
+                pid.append(connection.get_server_pid())
+                held.set()
+                await asyncio.to_thread(release.wait)
+        finally:
+            await connection.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(hold(),))
+    thread.start()
+    try:
+        assert held.wait(10)
+        yield pid[0]
+    finally:
+        release.set()
+        thread.join(10)

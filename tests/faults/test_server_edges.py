@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gateway.server.protocol import BODY_RATE_GRACE
 from tests.server import GatewayServer, running_server
 
 USER, SECRET = "shop", "a-long-secret"
@@ -45,6 +47,21 @@ def read_all(sock: socket.socket) -> bytes:
     return data
 
 
+def read_response(sock: socket.socket) -> bytes:
+    """One whole answer on a kept-alive connection: its head, then as many body bytes as it declares (the two
+    may arrive in separate segments)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    declared = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+    assert declared is not None, head
+    length = int(declared.group(1))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
 def status_and_body(response: bytes) -> tuple[str, dict[str, object]]:
     head, _, body = response.partition(b"\r\n\r\n")
     assert b"content-type: application/json; charset=iso-8859-1" in head.lower(), head
@@ -68,6 +85,86 @@ def test_a_body_shorter_than_its_length_is_timed_out_with_408(server: GatewaySer
         "info": {},
     }
     assert time.monotonic() - started < 5
+
+
+def test_a_trickling_body_is_timed_out_with_408(server: GatewayServer) -> None:
+    # Every part comes well within the body timeout (1 s), but the body averages 2 bytes a second.
+    token = server.token(USER, SECRET).encode()
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /www/kunden HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token + b"\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
+        started = time.monotonic()
+        sock.settimeout(0.5)
+        answer = b""
+        while not answer and time.monotonic() - started < 15:
+            try:
+                sock.sendall(b" ")
+                answer = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        sock.settimeout(10)
+        status, body = status_and_body(answer + read_all(sock))
+    assert status == "HTTP/1.1 408 Request Timeout"
+    assert body["error_description"] == "the request body arrives too slowly"
+    assert BODY_RATE_GRACE < time.monotonic() - started < BODY_RATE_GRACE + 4
+
+
+def test_a_client_gone_mid_body_is_no_server_error(server: GatewayServer) -> None:
+    token = server.token(USER, SECRET).encode()
+    with connect(server) as sock:
+        sock.sendall(
+            b"POST /www/kunden HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token + b"\r\n"
+            b"X-Request-Id: gone-mid-body\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        )
+        time.sleep(0.3)
+    deadline = time.monotonic() + 10
+    while "gone-mid-body" not in _log(server, "access.log") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    line = next(line for line in _log(server, "access.log").splitlines() if "gone-mid-body" in line)
+    # nginx's "client closed request": not a 500, no traceback (what the gateway cannot answer is no error).
+    assert '"POST /www/kunden" 499 ' in line
+    assert "unhandled error" not in _log(server, "gateway.log")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        [b"X-Big: " + b"a" * 70_000],  # one field over the limit
+        [b"X-Field-%d: %s" % (n, b"b" * 40) for n in range(2_000)],  # many small ones
+    ],
+    ids=["one large field", "many fields"],
+)
+def test_a_head_over_its_limit_is_431(server: GatewayServer, fields: list[bytes]) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(f + b"\r\n" for f in fields) + b"\r\n")
+        status, body = status_and_body(read_all(sock))
+    assert status == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert body == {
+        "success": False,
+        "error": "invalid_request",
+        "error_description": "the request head is larger than 65536 bytes (request line and header fields)",
+        "info": {},
+    }
+
+
+def test_a_kept_alive_connection_is_closed_when_idle(server: GatewayServer) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answered = read_response(sock)
+        assert answered.startswith(b"HTTP/1.1 200 OK"), answered
+        idle_since = time.monotonic()
+        assert read_all(sock) == b""  # closed, with no answer: it asked nothing more
+    # GATEWAY_KEEP_ALIVE_TIMEOUT is 2 s here (the header timeout, 3 s, would close it later).
+    assert 1.5 < time.monotonic() - idle_since < 2.9
+
+
+def _log(server: GatewayServer, name: str) -> str:
+    path = server.directory / "logs" / name
+    return path.read_text(errors="replace") if path.exists() else ""
 
 
 def test_a_trickling_head_is_timed_out_with_408(server: GatewayServer) -> None:
@@ -163,10 +260,13 @@ def test_workers_end_when_their_supervisor_is_killed(tmp_path: Path) -> None:
         while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not any(_alive(pid) for pid in workers), "orphaned workers kept running"
-        # The port is free again: a restart on it works.
-        with socket.socket() as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(("127.0.0.1", server.port))
+        # The port is free again: the operator's restart on it serves.
+        again = GatewayServer(server.directory, server.database, ["--workers", "2"], port=server.port)
+        try:
+            again.start()
+            assert httpx.get(f"{again.base_url}/healthz", timeout=10).status_code == 200
+        finally:
+            again.stop()
 
 
 def _children(pid: int) -> list[int]:

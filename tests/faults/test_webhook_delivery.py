@@ -1,15 +1,14 @@
 """Real `gateway dispatch` processes against real receivers on 127.0.0.1: a dispatcher killed with kill -9
-while it sends loses nothing, and two processes deliver every event to every endpoint exactly once."""
+while it sends loses nothing, an event committed in one process reaches the receiver through another's
+dispatcher within a second (PostgreSQL's NOTIFY), and two processes deliver every event to every endpoint
+exactly once."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
-import subprocess
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,10 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources import events
 from datasources.database import create_database
 from tests import databases
-from tests.server import GatewayServer, ServerDatabase, gateway_command
-from tests.webhook_receiver import NEVER, Receiver, receiving
-
-POSTGRES = databases.backend() == "postgresql"
+from tests.gateway.dispatch.processes import POSTGRES, dispatching, listeners, statuses, subscribe, until_equal
+from tests.server import GatewayServer, ServerDatabase
+from tests.webhook_receiver import NEVER, receiving
 
 
 @pytest.fixture
@@ -35,31 +33,6 @@ def site(tmp_path: Path) -> Iterator[GatewayServer]:
         yield site
     finally:
         database.drop()
-
-
-def subscribe(site: GatewayServer, receiver: Receiver) -> str:
-    """Adds the receiver as an endpoint with `gateway webhooks add`; its secret."""
-    out = site.run_cli("webhooks", "add", receiver.url).stdout
-    return dict(line.split(": ", 1) for line in out.splitlines())["secret"]
-
-
-@contextlib.contextmanager
-def dispatching(site: GatewayServer, name: str, **env: str) -> Iterator[subprocess.Popen[bytes]]:
-    with (site.directory / f"{name}.out").open("wb") as out:
-        process = subprocess.Popen(
-            gateway_command("dispatch"),
-            cwd=site.directory,
-            env={**site.env, **{f"GATEWAY_WEBHOOK_{key.upper()}": value for key, value in env.items()}},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=20)
 
 
 def record_orders(url: str, numbers: range, per_transaction: int = 10) -> None:
@@ -80,13 +53,6 @@ def record_orders(url: str, numbers: range, per_transaction: int = 10) -> None:
             await db.dispose()
 
     asyncio.run(write())
-
-
-def statuses(url: str) -> dict[str, int]:
-    """How many deliveries have each status."""
-    aggregate = "string_agg(status, ',')" if POSTGRES else "group_concat(status)"
-    joined = databases.run_sql(url, f"SELECT {aggregate} FROM webhook_delivery") or ""  # noqa: S608
-    return dict(Counter(joined.split(","))) if joined else {}
 
 
 def test_a_dispatcher_killed_mid_delivery_loses_nothing(site: GatewayServer) -> None:
@@ -111,6 +77,37 @@ def test_a_dispatcher_killed_mid_delivery_loses_nothing(site: GatewayServer) -> 
     # The killed dispatcher's attempts came again with their webhook-id: receivers can drop repeats.
     ids = {message.headers["webhook-id"] for message in received}
     assert len(ids) == 10 and {message.headers["webhook-id"] for message in received[:held]} <= ids
+
+
+@pytest.mark.skipif(
+    not POSTGRES, reason="LISTEN/NOTIFY is PostgreSQL's; on SQLite another process's commit waits for a poll"
+)
+async def test_an_event_committed_in_one_process_arrives_through_another_within_a_second(site: GatewayServer) -> None:
+    url = site.database.url
+    # The dispatcher polls every 30 s: what arrives within the second was woken by the NOTIFY that this
+    # process's commit sent to it.
+    with receiving() as receiver:
+        secret = subscribe(site, receiver)
+        with dispatching(site, "b", poll_interval="30"):
+            await asyncio.to_thread(until_equal, lambda: listeners(url), 1)
+            db = create_database(url)
+            try:
+                for index, number in enumerate(range(500001, 500004)):
+                    # Idle: the attempt before is recorded, and the claim that its end woke is over.
+                    done = {"delivered": index} if index else {}
+                    await asyncio.to_thread(until_equal, lambda: statuses(url), done)
+                    await asyncio.sleep(0.3)
+                    before = time.monotonic()  # the commit comes later still
+
+                    async def order(session: AsyncSession, number: int = number) -> None:
+                        await events.record(session, events.ORDER_EVENT, "shop", AuftNr=str(number), KundNr="1")
+
+                    await db.write(order)
+                    arrived = (await asyncio.to_thread(receiver.wait_for, index + 1, 5.0))[index]
+                    assert arrived.at - before < 1.0
+                    assert arrived.verified(secret)["data"]["AuftNr"] == str(number)
+            finally:
+                await db.dispose()
 
 
 def test_two_processes_deliver_200_events_to_two_endpoints_exactly_once(site: GatewayServer) -> None:

@@ -11,6 +11,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from datasources import users
 from gateway import cli
@@ -18,6 +19,7 @@ from gateway.cli import demo
 from gateway.cli.serve import banner
 from gateway.server import run
 from gateway.settings import ServerLimits, Settings
+from tests import databases
 from tests.server import free_port
 
 SECRET = "a-long-secret"
@@ -255,6 +257,26 @@ def test_an_unreachable_database_is_one_clear_line(
     )
     assert captured.err.count("\n") == 1
     assert "Traceback" not in captured.err and "hunter2" not in captured.err
+
+
+@pytest.mark.skipif(not databases.SERVER_URL, reason="needs PostgreSQL (GATEWAY_TEST_DATABASE_URL)")
+@pytest.mark.parametrize("command", [["db", "upgrade"], ["users", "list"], ["serve", "--port", str(free_port())]])
+def test_a_postgresql_database_that_does_not_exist_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # The server answers; the database named is not there (a typo, or not created yet).
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GATEWAY_SECRET_KEY", "cli-test-secret-key-that-is-long-enough-0123456789")
+    url = make_url(databases.SERVER_URL).set(database="gateway_no_such_database", password="hunter2")
+    monkeypatch.setenv("GATEWAY_DATABASE_URL", url.render_as_string(hide_password=False))
+
+    assert cli.main(command) == 1
+
+    err = capsys.readouterr().err
+    assert err.startswith("gateway: cannot reach the database "), err
+    assert err.rstrip().endswith('database "gateway_no_such_database" does not exist'), err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err and "hunter2" not in err
 
 
 def test_version_and_help_with_defaults(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,24 +67,99 @@ async def test_the_response_media_type_follows_accept(
     assert response.json() == {"data": {"article": {"number": "A-100"}}}
 
 
+@pytest.mark.parametrize("accept", [GQL, "application/json"])
 async def test_a_field_error_is_200_with_data_under_either_media_type(
-    client: httpx.AsyncClient, auth: dict[str, str]
+    client: httpx.AsyncClient, auth: dict[str, str], accept: str
 ) -> None:
-    query = '{ article(number: "A-100") { number } mediaContent(id: 999999) { fileName } }'
-    response = await post(client, auth, GQL, query=query)
+    query = '{ a: article(number: "A-100") { number } b: article(number: "A-100", currency: "QQQ") { number } }'
+    response = await post(client, auth, accept, query=query)
 
     assert response.status_code == 200
-    assert response.json()["data"] is None or "article" in (response.json()["data"] or {})
+    assert response.headers["content-type"] == accept
+    assert response.json() == {
+        "data": {"a": {"number": "A-100"}, "b": None},
+        "errors": [
+            {
+                "message": "'QQQ' is not an ISO 4217 currency code",
+                "locations": [{"line": 1, "column": 42}],
+                "path": ["b"],
+                "extensions": {"code": "invalid_request", "info": {"field": "currency"}, "field": "currency"},
+            }
+        ],
+    }
 
 
-async def test_a_mutation_by_get_is_405(client: httpx.AsyncClient, token_for: Any) -> None:
-    response = await client.get(
-        "/graphql", params={"query": "mutation { logFilesDelete { deletedCount } }"}, headers=token_for("admin")
+@pytest.mark.parametrize("accept", [GQL, "application/json"])
+async def test_a_field_error_that_nulls_all_data_keeps_data_under_either_media_type(
+    client: httpx.AsyncClient, auth: dict[str, str], accept: str
+) -> None:
+    # mediaContent is non-null: its error nulls the whole of data, which is still a response with data (200
+    # and a "data" entry), not a request error.
+    query = '{ article(number: "A-100") { number } mediaContent(id: 999999) { fileName } }'
+    response = await post(client, auth, accept, query=query)
+
+    assert response.status_code == 200
+    assert response.headers["content-type"] == accept
+    assert response.json() == {
+        "data": None,
+        "errors": [
+            {
+                "message": "media record 999999 does not exist",
+                "locations": [{"line": 1, "column": 39}],
+                "path": ["mediaContent"],
+                "extensions": {"code": "not_found", "info": {"field": "id"}, "field": "id"},
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize("accept", [GQL, "application/json"])
+async def test_a_success_body_is_pure_ascii_under_either_media_type(
+    client: httpx.AsyncClient, auth: dict[str, str], accept: str
+) -> None:
+    response = await post(client, auth, accept, query='{ article(number: "A-600") { designation } }')
+
+    assert response.status_code == 200
+    assert response.headers["content-type"] == accept
+    assert response.content == b'{"data":{"article":{"designation":"D\\u00fcbel"}}}'
+    assert response.json() == {"data": {"article": {"designation": "D\u00fcbel"}}}
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+async def test_a_mutation_by_get_is_405(client: httpx.AsyncClient, token_for: Any, method: str) -> None:
+    response = await client.request(
+        method, "/graphql", params={"query": "mutation { logFilesDelete { deletedCount } }"}, headers=token_for("admin")
     )
 
     assert response.status_code == 405
-    assert response.headers["allow"] == "POST"
-    assert response.json()["error"] == "method_not_allowed"
+    assert response.headers["allow"] == "POST"  # only a POST may change data
+    assert response.content == b"" if method == "HEAD" else response.json()["error"] == "method_not_allowed"
+
+
+async def test_head_is_answered_like_get_without_a_body(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    params = {"query": '{ article(number: "A-100") { number } }'}
+    get = await client.get("/graphql", params=params, headers=auth)
+    head = await client.head("/graphql", params=params, headers=auth)
+
+    assert get.status_code == head.status_code == 200
+    assert get.json() == {"data": {"article": {"number": "A-100"}}}
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert head.headers["content-length"] == get.headers["content-length"]
+    assert head.content == b""
+
+    page = await client.head("/graphql", headers={"Accept": "text/html"})  # GraphiQL
+    assert (page.status_code, page.headers["content-type"]) == (200, "text/html; charset=utf-8")
+
+
+@pytest.mark.parametrize("method", ["PUT", "PATCH", "DELETE"])
+async def test_every_405_of_graphql_lists_the_methods_it_serves(
+    client: httpx.AsyncClient, auth: dict[str, str], method: str
+) -> None:
+    response = await client.request(method, "/graphql", headers=auth)
+
+    assert response.status_code == 405
+    assert response.headers["allow"] == "GET, HEAD, POST"
+    assert (await client.head("/graphql", params={"query": "{ __typename }"}, headers=auth)).status_code == 200
 
 
 @pytest.mark.parametrize(

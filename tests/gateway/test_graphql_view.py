@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
+from asgi_lifespan import LifespanManager
 
+from gateway.app import create_app
+from gateway.settings import Settings
 from schema.execution.persisted import PersistedQueries, PersistedQueryNotFound
+from schema.limits import DocumentLimits
 
 pytestmark = pytest.mark.usefixtures("catalogue")
 
@@ -119,3 +125,24 @@ def test_persisted_documents_are_bounded_by_their_bytes() -> None:
     assert store.document(None, persisted(documents[-1])).text == documents[-1]
     with pytest.raises(PersistedQueryNotFound):
         store.document(None, persisted(documents[0]))
+
+
+@pytest.fixture
+async def small_store(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    limits = dataclasses.replace(DocumentLimits(), persisted_bytes=len(QUERY) + 10)
+    app = create_app(dataclasses.replace(settings, document_limits=limits))
+    async with LifespanManager(app) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            yield http
+
+
+async def test_the_persisted_store_is_bounded_by_its_setting(
+    small_store: httpx.AsyncClient, auth: dict[str, str]
+) -> None:
+    larger = QUERY + " " * 11  # the same operation, one byte over the bound
+    assert (await post(small_store, auth, query=larger, extensions=persisted(larger))).json() == {"data": DATA}
+    assert (await post(small_store, auth, extensions=persisted(larger))).json() == NOT_FOUND
+
+    assert (await post(small_store, auth, query=QUERY, extensions=persisted(QUERY))).json() == {"data": DATA}
+    assert (await post(small_store, auth, extensions=persisted(QUERY))).json() == {"data": DATA}

@@ -3,18 +3,29 @@ let go at once, and the error path still sends its JSON body when every log writ
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from asgi_lifespan import LifespanManager
+from sqlalchemy.engine import make_url
 
+from datasources.database import Timeouts
+from gateway.app import create_app
 from gateway.logs import LogFiles
 from gateway.settings import Settings
 from schema.execution import Executor
+from tests import databases
+from tests.factories import Factory
 from tests.http import body
+
+sqlite_only = pytest.mark.skipif(databases.backend() != "sqlite", reason="holds SQLite's write lock")
 
 
 class BrokenHandler(logging.Handler):
@@ -118,3 +129,60 @@ def _deleted_files_held_open(directory: Path) -> list[str]:
         if target.startswith(str(directory.resolve())) and target.endswith("(deleted)"):
             targets.append(target)
     return targets
+
+
+@sqlite_only
+@pytest.mark.usefixtures("broken_logging")
+async def test_a_database_outage_is_503_when_logging_fails(
+    settings: Settings, database_url: str, factory: Factory, auth: dict[str, str]
+) -> None:
+    # The outage's log line meets the broken handler: the answer is still the outage's.
+    await factory.reference_data()
+    quick = dataclasses.replace(settings, database_timeouts=Timeouts(connect=1, statement=0.3, pool=1))
+    path = make_url(database_url).database
+    assert path is not None
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        async with LifespanManager(create_app(quick)) as manager:
+            transport = httpx.ASGITransport(app=manager.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+                order = {"GrundDaten": {"KundNr": "100001"}, "Positionen": [{"ArtNr": "A-100", "Menge": 1}]}
+                response = await http.post("/www/auftrag", json=order, headers=auth)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert response.status_code == 503, response.text
+    assert body(response)["error"] == "unavailable"
+
+
+@pytest.mark.usefixtures("broken_logging")
+async def test_a_request_timeout_is_503_when_logging_fails(
+    settings: Settings, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def never(*args: object, **kwargs: object) -> None:
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(Executor, "execute", never)
+    async with LifespanManager(create_app(dataclasses.replace(settings, request_timeout=0.2))) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            response = await http.get("/www/artikel", headers=auth)
+    assert response.status_code == 503
+    assert body(response)["error_description"] == "the request took longer than 0.2 s"
+
+
+async def test_dropped_lines_are_counted_in_the_metrics(
+    client: httpx.AsyncClient, token_for: Callable[..., dict[str, str]]
+) -> None:
+    handler = BrokenHandler()
+    logger = logging.getLogger("gateway.database")
+    logger.addHandler(handler)
+    try:
+        logger.warning("a line the handler cannot write")
+        logger.warning("another")
+    finally:
+        logger.removeHandler(handler)
+    # The other handlers still got the lines: only the broken one lost them.
+    response = await client.get("/metrics", headers=token_for("admin"))
+    assert "gateway_log_lines_dropped_total 2.0" in response.text.splitlines()

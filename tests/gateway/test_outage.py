@@ -8,6 +8,7 @@ import dataclasses
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
@@ -16,12 +17,15 @@ from sqlalchemy.engine import make_url
 
 from datasources import availability
 from datasources.database import Timeouts
+from datasources.sales import numbers, orders
 from gateway.app import create_app
 from gateway.settings import Settings
 from schema.execution import Executor
 from tests import databases
 from tests.factories import Factory
 from tests.http import body
+from tests.rest_compat.test_orders import order
+from tests.sales_data import build_shop
 
 sqlite_only = pytest.mark.skipif(databases.backend() != "sqlite", reason="holds SQLite's write lock")
 
@@ -105,3 +109,26 @@ async def test_a_request_that_takes_too_long_is_cancelled_and_503(
     assert response.headers["retry-after"] == "5"
     assert body(response)["error_description"] == "the request took longer than 0.3 s"
     assert cancelled.is_set()
+
+
+async def test_a_write_that_outlasts_the_request_timeout_is_answered_with_its_outcome(
+    settings: Settings, factory: Factory, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The order's transaction is under way when the request's time is up: it commits, and the client must
+    # hear so (a 503 would make the shop place it again), however long the write takes.
+    await build_shop(factory)
+    numbered = numbers.number_document
+
+    async def slowly(*args: Any, **kwargs: Any) -> str:
+        await asyncio.sleep(0.6)
+        return await numbered(*args, **kwargs)
+
+    monkeypatch.setattr(orders, "number_document", slowly)
+    app = create_app(dataclasses.replace(settings, request_timeout=0.3))
+    async with LifespanManager(app) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            placed = await http.post("/www/auftrag", json=order({"ArtNr": "A-700", "Menge": 1}), headers=auth)
+            assert placed.status_code == 201, placed.text
+            number = body(placed)["data"]["AuftNr"]
+            assert (await http.get(f"/www/auftrag/{number}", headers=auth)).status_code == 200

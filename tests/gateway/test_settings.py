@@ -32,7 +32,14 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         public_url=None,
         database_timeouts=Timeouts(connect=5.0, statement=10.0, pool=5.0),
         request_limits=RequestLimits(positions=1000, payments=100, sort_keys=10, field_names=100),
-        server=ServerLimits(header_timeout=10.0, body_timeout=30.0, keep_alive_timeout=5.0, max_connections=1000),
+        server=ServerLimits(
+            header_timeout=10.0,
+            body_timeout=30.0,
+            body_min_rate=1024,
+            keep_alive_timeout=5.0,
+            max_connections=1000,
+            max_head_bytes=65536,
+        ),
         debug_sql=False,
     )
     assert DEFAULT_DATABASE_URL == "sqlite+aiosqlite:///gateway.db"
@@ -65,6 +72,8 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             "GATEWAY_BODY_TIMEOUT": "7",
             "GATEWAY_KEEP_ALIVE_TIMEOUT": "8",
             "GATEWAY_MAX_CONNECTIONS": "64",
+            "GATEWAY_BODY_MIN_RATE": "100",
+            "GATEWAY_MAX_HEAD_BYTES": "4096",
             "GATEWAY_GRAPHQL_MAX_BYTES": "1000",
             "GATEWAY_GRAPHQL_MAX_DEPTH": "5",
             "GATEWAY_GRAPHQL_MAX_ALIASES": "6",
@@ -72,6 +81,7 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             "GATEWAY_GRAPHQL_MAX_COST": "8000",
             "GATEWAY_GRAPHQL_PAGE_SIZE": "9",
             "GATEWAY_GRAPHQL_CACHE_BYTES": "10000",
+            "GATEWAY_GRAPHQL_PERSISTED_BYTES": "20000",
             "GATEWAY_DEBUG_SQL": "1",
         }
     )
@@ -91,9 +101,23 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
         public_url="https://shop.example/erp",
         database_timeouts=Timeouts(connect=2.0, statement=3.0, pool=4.0),
         request_limits=RequestLimits(positions=50, payments=5, sort_keys=3, field_names=20),
-        server=ServerLimits(header_timeout=6.0, body_timeout=7.0, keep_alive_timeout=8.0, max_connections=64),
+        server=ServerLimits(
+            header_timeout=6.0,
+            body_timeout=7.0,
+            body_min_rate=100,
+            keep_alive_timeout=8.0,
+            max_connections=64,
+            max_head_bytes=4096,
+        ),
         document_limits=DocumentLimits(
-            max_bytes=1000, max_depth=5, max_aliases=6, max_tokens=700, max_cost=8000, page_size=9, cache_bytes=10000
+            max_bytes=1000,
+            max_depth=5,
+            max_aliases=6,
+            max_tokens=700,
+            max_cost=8000,
+            page_size=9,
+            cache_bytes=10000,
+            persisted_bytes=20000,
         ),
         debug_sql=True,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 
 import httpx
 import pytest
@@ -117,9 +118,13 @@ async def test_unknown_user_and_wrong_secret_are_indistinguishable(client: httpx
             id="not utf-8",
         ),
         pytest.param({"Authorization": "Basic"}, id="no credentials"),
+        # Raw bytes beyond ASCII in the header (read as ISO-8859-1): base64 of nothing.
+        pytest.param({b"Authorization": b"Basic \xfc\xfc"}, id="non-ascii header"),
     ],
 )
-async def test_malformed_credentials_are_invalid_client(client: httpx.AsyncClient, headers: dict[str, str]) -> None:
+async def test_malformed_credentials_are_invalid_client(
+    client: httpx.AsyncClient, headers: Mapping[str, str] | Mapping[bytes, bytes]
+) -> None:
     assert_invalid_client(await client.post("/www/token", headers=headers))
 
 

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.catalogue_data import Catalogue
+from tests.factories import Factory
 from tests.http import body, error, statement_count
 
 BASE = "http://gateway.test"
@@ -233,6 +234,18 @@ async def test_output_language_with_german_fallback(
     assert [a["ArtBez"] for a in data["data"]] == designations
 
 
+@pytest.mark.parametrize("language", ["ger", "fre"])
+async def test_an_article_without_designations_has_none_in_a_page_and_alone(
+    client: httpx.AsyncClient, catalogue: Catalogue, factory: Factory, auth: dict[str, str], language: str
+) -> None:
+    # A page reads ArtBez with its rows (the sort keys keep "" for an article without any text): still null.
+    await factory.article("A-000", designations={})
+    page = await get(client, f"/www/artikel?fields=ArtNr,ArtBez&adrsprache={language}&sorts=%2BArtNr", auth)
+    assert page["data"][0] == {"ArtNr": "A-000", "ArtBez": None}
+    alone = await get(client, f"/www/artikel/A-000?fields=ArtBez&adrsprache={language}", auth)
+    assert alone == {"data": {"ArtBez": None}}
+
+
 @pytest.mark.parametrize(
     ("sorts", "numbers"),
     [
@@ -278,10 +291,10 @@ async def test_fields_prune_the_output_and_what_is_loaded(
     full = await client.get("/www/artikel", headers=auth)
     pruned = await client.get("/www/artikel?fields=ArtNr,ArtBez", headers=auth)
     assert [set(a) for a in body(pruned)["data"]] == [{"ArtNr", "ArtBez"}] * 5
-    # Leading currency, price lists, the page (one row more tells whether a next page exists: nothing is
-    # counted), designations: no price, stock or unit query.
-    assert statement_count(pruned) == 4
-    assert statement_count(full) == 8
+    # Leading currency, price lists, the page with its designations (one row more tells whether a next page
+    # exists: nothing is counted): no price, stock or unit query.
+    assert statement_count(pruned) == 3
+    assert statement_count(full) == 7
     links_only = body(await client.get("/www/artikel/A-300?fields=links", headers=auth))
     assert links_only == {
         "data": {

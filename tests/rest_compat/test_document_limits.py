@@ -1,6 +1,7 @@
 """Positions and payments of a document are bounded (GATEWAY_MAX_POSITIONS, GATEWAY_MAX_PAYMENTS): at the
-REST edge before any GraphQL or database work (400 naming Positionen or Zahlung with info.limit), and in
-the domain for GraphQL clients and for what a PATCH leaves of an offer."""
+REST edge before any GraphQL or database work (400 naming Positionen or Zahlung with info.limit), for
+GraphQL clients before their variables are coerced (schema/limits/inputs.py), and in the domain for what a
+PATCH leaves of an offer."""
 
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ async def test_an_offer_stored_under_a_higher_limit_is_not_converted_past_todays
     }
 
 
-# --- GraphQL: the domain refuses the same, as typed errors ---------------------------------------------
+# --- GraphQL: a list past its limit is refused before anything runs; what a change leaves, by the domain ---
 
 
 def mutation_document(mutation: str, input_type: str, result: str, arguments: str = "") -> str:
@@ -193,42 +194,41 @@ GRAPHQL_HAMMER = {"articleNumber": "A-100", "quantity": 1}
 GRAPHQL_PAYMENT = {"designation": "TransID"}
 
 
+async def graphql_mutation(
+    client: httpx.AsyncClient, auth: dict[str, str], mutation: str, input: Any
+) -> httpx.Response:
+    return await client.post("/graphql", json={"query": GRAPHQL[mutation], "variables": {"input": input}}, headers=auth)
+
+
 @pytest.mark.parametrize(
     ("mutation", "input", "field", "message", "limit"),
     [
         (
             "orderCreate",
             {"customerNumber": "100002", "positions": [GRAPHQL_HAMMER] * 4},
-            "positions",
+            "input.positions",
             "at most 3 positions",
             3,
         ),
         (
             "orderCreate",
             {"customerNumber": "100002", "positions": [GRAPHQL_HAMMER], "payments": [GRAPHQL_PAYMENT] * 3},
-            "payments",
+            "input.payments",
             "at most 2 payments",
             2,
         ),
-        ("offerCreate", {"positions": [GRAPHQL_HAMMER] * 4}, "positions", "at most 3 positions", 3),
-        ("offerUpdate", {"positions": [GRAPHQL_HAMMER] * 4}, "positions", "at most 3 position changes", 3),
-        (
-            "offerUpdate",
-            {"positions": [GRAPHQL_HAMMER]},
-            "positions",
-            "an offer has at most 3 positions; after this change it would have 4",
-            3,
-        ),
+        ("offerCreate", {"positions": [GRAPHQL_HAMMER] * 4}, "input.positions", "at most 3 positions", 3),
+        ("offerUpdate", {"positions": [GRAPHQL_HAMMER] * 4}, "input.positions", "at most 3 position changes", 3),
         (
             "offerConvert",
             {"offerNumber": "300001", "customerNumber": "100002", "payments": [GRAPHQL_PAYMENT] * 3},
-            "payments",
+            "input.payments",
             "at most 2 payments",
             2,
         ),
     ],
 )
-async def test_graphql_mutations_are_bounded_by_the_configured_limits(
+async def test_graphql_lists_past_the_configured_limits_are_refused_before_anything_runs(
     small: httpx.AsyncClient,
     shop: Catalogue,
     auth: dict[str, str],
@@ -242,12 +242,28 @@ async def test_graphql_mutations_are_bounded_by_the_configured_limits(
     await call(small, "POST", "/www/offerte", auth, {"Positionen": [HAMMER] * 3}, status=201)
     before = await row_counts(db)
 
-    response = await small.post(
-        "/graphql", json={"query": GRAPHQL[mutation], "variables": {"input": input}}, headers=auth
-    )
+    response = await graphql_mutation(small, auth, mutation, input)
 
-    payload = response.json()["data"][mutation]
-    assert payload["errors"] == [
-        {"field": field, "code": "INVALID_REQUEST", "message": message, "info": {"limit": limit}}
+    extensions = {"code": "invalid_request", "info": {"limit": limit, "field": field}, "field": field}
+    assert response.json() == {"data": None, "errors": [{"message": message, "extensions": extensions}]}
+    assert statement_count(response) == 0
+    assert await row_counts(db) == before
+
+
+async def test_a_graphql_offer_change_may_not_leave_more_positions_than_the_limit(
+    small: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], db: Database
+) -> None:
+    await call(small, "POST", "/www/offerte", auth, {"Positionen": [HAMMER] * 3}, status=201)
+    before = await row_counts(db)
+
+    response = await graphql_mutation(small, auth, "offerUpdate", {"positions": [GRAPHQL_HAMMER]})
+
+    assert response.json()["data"]["offerUpdate"]["errors"] == [
+        {
+            "field": "positions",
+            "code": "INVALID_REQUEST",
+            "message": "an offer has at most 3 positions; after this change it would have 4",
+            "info": {"limit": 3},
+        }
     ]
     assert await row_counts(db) == before

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from openapi_spec_validator import validate
 
+from rest_compat.openapi.schemas import MOMENT, OPTIONAL_TEXT, REQUIRED_TEXT
 from rest_compat.routes import RESOURCES
 from tests.http import body
+
+# Texts the document leaves without a bound, each for a reason. Every other string of the document carries
+# a maximum length, a list of values, a format or a pattern that says more than "any text".
+UNBOUNDED = {
+    "AMDText": "a media record's text is a TEXT column: as long as the ERP wrote it",
+    "error_description": "the server's own sentence, for people; the `error` code is the enumeration",
+}
+# Patterns that bound nothing but NUL (and, for required text, a blank value).
+SAYS_NOTHING = {OPTIONAL_TEXT, REQUIRED_TEXT, ""}
 
 
 @pytest.fixture
@@ -30,16 +42,36 @@ def test_it_is_valid_openapi_3_1(document: dict[str, Any]) -> None:
 def test_every_route_and_method_is_described(document: dict[str, Any]) -> None:
     described = {
         (path.replace("{id}", "{number}"), method.upper())
-        for path, operations in document["paths"].items()
-        for method in operations
+        for path, item in document["paths"].items()
+        for method in item
+        if method != "description"
     }
     routed = {
         (path.replace("{id}", "{number}"), method)
         for path, handlers in RESOURCES.items()
-        for method in handlers
+        for method in [*handlers, *(["HEAD"] if "GET" in handlers else [])]  # Starlette answers HEAD as GET
         if path != "/www/openapi.json"
     }
     assert routed | {("/www/token", "POST")} == described
+
+
+def test_every_operation_may_time_out_and_every_path_says_its_other_methods(document: dict[str, Any]) -> None:
+    for path, item in document["paths"].items():
+        methods = [method for method in item if method != "description"]
+        assert item["description"].endswith(f"Allow: {', '.join(method.upper() for method in methods)}"), path
+        for method in methods:
+            assert item[method]["responses"]["408"] == {"$ref": "#/components/responses/E408"}, (path, method)
+    assert document["components"]["responses"]["E405"]["headers"]["Allow"]
+
+
+def test_head_has_the_parameters_and_statuses_of_get_without_a_body(document: dict[str, Any]) -> None:
+    for path, item in document["paths"].items():
+        if "get" not in item:
+            assert "head" not in item
+            continue
+        assert item["head"]["parameters"] == item["get"]["parameters"], path
+        assert item["head"]["responses"].keys() == item["get"]["responses"].keys(), path
+        assert not any("content" in answer for answer in item["head"]["responses"].values()), path
 
 
 def test_fields_carry_types_lengths_and_values(document: dict[str, Any]) -> None:
@@ -57,6 +89,47 @@ def test_fields_carry_types_lengths_and_values(document: dict[str, Any]) -> None
     assert grund["properties"]["AuftStatus"]["enum"] == ["N", "O", "A", "P"]
     assert grund["properties"]["AuftBestellNr"]["maxLength"] == 36
     assert "description" in grund["properties"]["AuftNr"]
+    summary = order["schema"]["properties"]["data"]["properties"]["MWSTRekapitulation"]["items"]["properties"]
+    assert summary["Abschnitt"]["enum"] == ["UST-Rekap"]
+    assert summary["PosWUSTCode"]["maxLength"] == 6 and summary["PosWUSTBez"]["maxLength"] == 60
+    assert summary["WaehrAbk"]["maxLength"] == 3 and "CHF" in summary["WaehrAbk"]["enum"]
+    assert header["AuftBestellT"]["maxLength"] == 32 and header["AuftBestellT"]["pattern"] == MOMENT["pattern"]
+
+    article = document["paths"]["/www/artikel/{number}"]["get"]["responses"]["200"]["content"]["application/json"]
+    currency = article["schema"]["properties"]["data"]["properties"]["WaehrAbk"]
+    assert currency["maxLength"] == 3 and "EUR" in currency["enum"]
+    customer = document["paths"]["/www/kunden/{number}"]["get"]["responses"]["200"]["content"]["application/json"]
+    order_entry = customer["schema"]["properties"]["data"]["properties"]["Auftrag"]["items"]["properties"]
+    assert order_entry["AuftNr"]["maxLength"] == 10
+    assert order_entry["PlanStatus"]["enum"] == ["N", "O", "A"]  # GraphQL's enum PlanStatus
+
+    einvoice = document["paths"]["/www/zugferd"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert re.fullmatch(einvoice["properties"]["Operation"]["pattern"], " eXtract ")
+    assert not re.fullmatch(einvoice["properties"]["Operation"]["pattern"], "Convert")
+
+
+def strings(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema of the document that may be a string, with where it is."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "string" or (isinstance(kind, list) and "string" in kind):
+            yield where, node
+        for key, value in node.items():
+            yield from strings(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from strings(value, f"{where}/{index}")
+
+
+def test_every_text_has_a_bound(document: dict[str, Any]) -> None:
+    unbounded = [
+        where
+        for where, schema in strings(document)
+        if not {"maxLength", "enum", "const", "format"} & schema.keys() and schema.get("pattern", "") in SAYS_NOTHING
+    ]
+
+    assert unbounded, "the walk finds the allowed ones"
+    assert {where.rsplit("/", 1)[1] for where in unbounded} == set(UNBOUNDED), unbounded
 
 
 def test_a_field_added_to_a_shape_appears(document: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,8 @@ schemas /www/openapi.json gives for their status: the document says what the ser
 from __future__ import annotations
 
 import base64
+import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,21 @@ class Checker:
         headers = {"Authorization": f"Bearer {self.tokens[user]}", **kwargs.pop("headers", {})}
         response = httpx.request(method, self.server.base_url + path, headers=headers, timeout=60, **kwargs)
         self.conforms(method, template or path.split("?")[0], response)
+        if method == "GET":  # HEAD is answered as GET without a body
+            head = httpx.request("HEAD", self.server.base_url + path, headers=headers, timeout=60, **kwargs)
+            assert head.status_code == response.status_code and head.content == b""
+            self.conforms("HEAD", template or path.split("?")[0], head)
         return response
+
+    def conforms_to_error(self, status: int, response: httpx.Response) -> None:
+        """An answer no operation has (405), against the document's shared error answer."""
+        assert response.status_code == status
+        documented = self.document["components"]["responses"][f"E{status}"]
+        schema = {"$ref": f"urn:www#/components/responses/E{status}/content/application~1json/schema"}
+        errors = list(Draft202012Validator(schema, registry=self.registry).iter_errors(response.json()))
+        assert not errors, [e.message for e in errors[:3]]
+        for name, header in documented.get("headers", {}).items():
+            assert re.fullmatch(header["schema"].get("pattern", ".*"), response.headers[name]), name
 
     def conforms(self, method: str, template: str, response: httpx.Response) -> None:
         operation = self.document["paths"][template][method.lower()]
@@ -67,7 +83,9 @@ def _escape(template: str) -> str:
 @pytest.fixture(scope="module")
 def checker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Checker]:
     users = [(*SHOP, ["shop"]), (*ADMIN, ["admin"]), (*CATALOGUE, ["catalogue"])]
-    with running_server(tmp_path_factory.mktemp("openapi"), users=users) as server:
+    # A body that stops arriving is answered 408 after a second instead of thirty.
+    short = {"GATEWAY_BODY_TIMEOUT": "1"}
+    with running_server(tmp_path_factory.mktemp("openapi"), users=users, extra_env=short) as server:
         yield Checker(server)
 
 
@@ -173,7 +191,43 @@ def test_einvoices_and_logs(checker: Checker) -> None:
     )
 
 
+def test_every_path_answers_its_other_methods_with_405(checker: Checker) -> None:
+    for template, item in checker.document["paths"].items():
+        methods = [method.upper() for method in item if method != "description"]
+        other = next(method for method in ("DELETE", "PUT", "GET") if method not in methods)
+        path = template.replace("{number}", "1").replace("{id}", "1")
+        response = httpx.request(
+            other, checker.server.base_url + path, headers={"Authorization": f"Bearer {checker.tokens['shop']}"}
+        )
+        checker.conforms_to_error(405, response)
+        assert response.headers["Allow"] == ", ".join(methods), template
+        assert item["description"].endswith(f"Allow: {response.headers['Allow']}")
+
+
+def test_a_body_that_does_not_arrive_is_answered_408(checker: Checker) -> None:
+    head = (
+        f"POST /www/auftrag HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {checker.tokens['shop']}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    with socket.create_connection(("127.0.0.1", checker.server.port), timeout=30) as sock:
+        sock.sendall(head.encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head_lines, _, content = answer.partition(b"\r\n\r\n")
+    status_line, *header_lines = head_lines.decode().split("\r\n")
+    headers = dict(line.split(": ", 1) for line in header_lines)
+    response = httpx.Response(int(status_line.split()[1]), headers=headers, content=content)
+    assert response.status_code == 408
+    checker.conforms("POST", "/www/auftrag", response)
+
+
 def test_every_route_was_checked_with_a_success(checker: Checker) -> None:
     succeeded = {(method, template) for method, template, status in checker.checked if status < 300}
-    documented = {(method.upper(), template) for template, ops in checker.document["paths"].items() for method in ops}
+    documented = {
+        (method.upper(), template)
+        for template, item in checker.document["paths"].items()
+        for method in item
+        if method != "description"
+    }
     assert documented == succeeded, documented - succeeded

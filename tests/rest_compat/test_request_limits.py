@@ -37,7 +37,7 @@ async def test_two_thousand_graphql_sort_keys_are_refused(client: httpx.AsyncCli
 
     [problem] = response.json()["errors"]
     assert problem["message"] == "at most 10 sort keys"
-    assert problem["extensions"] == {"code": "invalid_request", "field": "sort", "info": {"limit": 10}}
+    assert problem["extensions"] == {"code": "invalid_request", "field": "sort", "info": {"limit": 10, "field": "sort"}}
     assert statement_count(response) == 0
 
 
@@ -85,3 +85,13 @@ async def test_address_numbers_are_ascii_digits_within_range(
 
     assert data["info"] == {"field": "AdrNr"}
     assert data["error_description"].startswith("AdrNr must be a whole number, not ")
+
+
+@pytest.mark.parametrize("path", ["/www/auftrag/{}", "/www/kunden/{}", "/www/artikel/{}"])
+async def test_a_not_found_answer_repeats_a_long_number_cut_short(
+    client: httpx.AsyncClient, auth: dict[str, str], path: str
+) -> None:
+    response = await client.get(path.format("7" * 1_000), headers=auth)
+    assert response.status_code == 404
+    (echoed,) = body(response)["info"].values()
+    assert echoed == "7" * 37 + "..."

@@ -1,4 +1,4 @@
-"""Every /www path answers a method it does not have with 405 and lists all the methods it has."""
+"""Every path answers a method it does not have with 405 and lists all the methods it has."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ ALLOWED = {
     "/www/offerte": "GET, HEAD, POST, PATCH",
     "/www/zugferd": "POST, OPTIONS",
     "/www/log": "DELETE",
+    "/www/openapi.json": "GET, HEAD",
+    "/www/token": "POST",
+    # The gateway's own pages and probes.
+    "/": "GET, HEAD",
+    "/www/docs": "GET, HEAD",
+    "/healthz": "GET, HEAD",
+    "/readyz": "GET, HEAD",
+    "/metrics": "GET, HEAD",
 }
 
 

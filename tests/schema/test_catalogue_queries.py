@@ -122,11 +122,15 @@ async def test_domain_errors_carry_code_and_field(
     assert [(e["message"], e["extensions"]) for e in result["errors"]] == [
         (
             "'XXY' is not an ISO 4217 currency code",
-            {"code": "invalid_request", "info": {}, "field": "currency"},
+            {"code": "invalid_request", "info": {"field": "currency"}, "field": "currency"},
         )
     ]
     result = await graphql(client, auth, "{ articles(limit: -1) { totalCount } }")
-    assert result["errors"][0]["extensions"] == {"code": "invalid_request", "info": {}, "field": "limit"}
+    assert result["errors"][0]["extensions"] == {
+        "code": "invalid_request",
+        "info": {"field": "limit"},
+        "field": "limit",
+    }
 
 
 async def test_catalogue_scope_reads_but_cannot_delete_logs(

@@ -11,16 +11,18 @@ from typing import Any
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
-from graphql import parse
+from graphql import GraphQLInputObjectType, parse
+from graphql.execution import executor
 
 from gateway.app import create_app
 from gateway.settings import Settings
 from schema import document_cache
-from schema.limits import DocumentLimits, aliases, cost, depth
+from schema.limits import DocumentLimits, RequestLimits, aliases, cost, depth, inputs
 from schema.schema import build_schema
 from tests.http import body, statement_count
 
 pytestmark = pytest.mark.usefixtures("catalogue")
+GQL = "application/graphql-response+json"
 FULL_ARTICLE = (
     "number designation status unit taxRate attributes { key contents } "
     "packagingUnits { code factor prices { amount minQuantity } stock { warehouse quantity } } "
@@ -44,9 +46,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[in
     calls = [0]
     original: Callable[..., Any] = getattr(module, name)
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
-        return original(*args)
+        return original(*args, **kwargs)
 
     monkeypatch.setattr(module, name, counted)
     return calls
@@ -144,6 +146,48 @@ async def test_the_cost_follows_the_limits_given(client: httpx.AsyncClient, auth
     assert model.cost(document, operation, {"n": None}) == 1 + page * (1 + 1 + 2)  # type: ignore[arg-type]
 
 
+ORDERS = '{{ customer(number: "100001") {{ orders(limit: {limit}) {{ number }} }} }}'
+
+
+@pytest.mark.parametrize(
+    ("query", "variables"),
+    [
+        (ORDERS.format(limit="1000000"), {}),
+        (ORDERS.format(limit="$n").replace("{ customer", "query($n: Int! = 1000000) { customer", 1), {}),
+        (ORDERS.format(limit="$n").replace("{ customer", "query($n: Int!) { customer", 1), {"n": 1000000}),
+        (ORDERS.format(limit="$n").replace("{ customer", "query($n: Int!) { customer", 1), {"n": 1e6}),  # an Int too
+    ],
+)
+async def test_a_limit_costs_what_the_resolver_gets_whichever_way_it_is_given(
+    client: httpx.AsyncClient, auth: dict[str, str], query: str, variables: dict[str, Any]
+) -> None:
+    response = await client.post(
+        "/graphql",
+        json={"query": query, "variables": variables},
+        headers=auth | {"Accept": "application/graphql-response+json"},
+    )
+
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["extensions"] == {"code": "too_expensive", "info": {"cost": 1_000_002, "budget": 100_000}}
+    assert statement_count(response) == 0
+
+
+def test_an_absent_limit_costs_the_arguments_default() -> None:
+    model = cost.CostModel(build_schema()._schema, DocumentLimits().page_size)
+
+    def cost_of(query: str, variables: dict[str, Any]) -> int:
+        document = parse(query)
+        return model.cost(document, document.definitions[0], variables)  # type: ignore[arg-type]
+
+    # Customer.orders(limit: Int! = 0): no orders, whatever the page size.
+    assert cost_of('{ customer(number: "1") { orders { number } } }', {}) == 1 + 1 * (1 + 0)
+    # A variable neither sent nor declared with a default leaves the argument's default too.
+    assert cost_of("query($n: Int) { articles(limit: $n) { items { number } } }", {}) == 1 + 1000 * (1 + 1)
+    assert cost_of("query($n: Int = 7) { articles(limit: $n) { items { number } } }", {}) == 1 + 7 * (1 + 1)
+    assert cost_of("query($n: Int = 7) { articles(limit: $n) { items { number } } }", {"n": None}) == 1 + 1000 * 2
+
+
 @pytest.fixture
 async def small_pages(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     limits = dataclasses.replace(DocumentLimits(), page_size=2)
@@ -162,7 +206,7 @@ async def test_a_client_page_is_at_most_the_page_size(small_pages: httpx.AsyncCl
 
     [error] = (await graphql(small_pages, auth, query, n=3)).json()["errors"]
     assert error["message"] == "limit is at most 2: page with offset (totalCount says how many there are)"
-    assert error["extensions"] == {"code": "invalid_request", "field": "limit", "info": {"limit": 2}}
+    assert error["extensions"] == {"code": "invalid_request", "field": "limit", "info": {"limit": 2, "field": "limit"}}
 
     # The REST routes' own documents keep the specification's limit=0 = all.
     rest = await small_pages.get("/www/artikel?fields=ArtNr", headers=auth)
@@ -188,17 +232,118 @@ async def test_the_catalogue_scope_may_not_name_a_customer(
     }
 
 
-async def test_a_variables_list_longer_than_any_input_is_refused_before_coercion(
-    client: httpx.AsyncClient, auth: dict[str, str]
-) -> None:
-    query = "mutation($input: DocumentInput!) { orderCreate(input: $input) { errors { code } } }"
-    positions = [{"articleNumber": "A-100", "quantity": 1}] * 10_001  # ten times the positions limit, and one
+ORDER = "mutation($input: DocumentInput!) { orderCreate(input: $input) { order { number } errors { code } } }"
+HAMMERS = [{"articleNumber": "A-100", "quantity": 1}]
 
-    response = await graphql(client, auth, query, input={"customerNumber": "100001", "positions": positions})
+
+def refusal(message: str, field: str, limit: int) -> dict[str, Any]:
+    extensions = {"code": "invalid_request", "info": {"limit": limit, "field": field}, "field": field}
+    return {"errors": [{"message": message, "extensions": extensions}]}
+
+
+@pytest.mark.parametrize(
+    ("query", "variables", "expected"),
+    [
+        # The audit's order: 10,000 positions, 460 KB (graphql-core coerced them for 1.2 s before the refusal).
+        (ORDER, {"input": {"customerNumber": "100001", "positions": HAMMERS * 10_000}}, ("positions", 1000)),
+        (ORDER, {"input": {"customerNumber": "100001", "positions": HAMMERS * 1001}}, ("positions", 1000)),
+        (
+            ORDER,
+            {"input": {"customerNumber": "100001", "positions": HAMMERS, "payments": [{"designation": "x"}] * 101}},
+            ("payments", 100),
+        ),
+        (  # a list given as a variable of its own, inside an input written in the document
+            'mutation($p: [PositionInput!]) { orderCreate(input: {customerNumber: "100001", positions: $p}) '
+            "{ errors { code } } }",
+            {"p": HAMMERS * 1001},
+            ("positions", 1000),
+        ),
+    ],
+    ids=["10,000 positions", "1,001 positions", "101 payments", "a list variable"],
+)
+async def test_a_list_past_its_limit_is_refused_before_coercion(
+    client: httpx.AsyncClient,
+    auth: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    query: str,
+    variables: dict[str, Any],
+    expected: tuple[str, int],
+) -> None:
+    coercions = counting(monkeypatch, executor, "get_variable_values")
+    entries, limit = expected
+
+    response = await client.post(
+        "/graphql", json={"query": query, "variables": variables}, headers=auth | {"Accept": GQL}
+    )
 
     assert response.status_code == 400
-    assert body(response)["info"] == {"field": "variables.input.positions"}
+    assert response.json() == refusal(f"at most {limit} {entries}", f"input.{entries}", limit)
+    assert coercions[0] == 0
     assert statement_count(response) == 0
+
+
+@pytest.fixture
+async def three_positions(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(dataclasses.replace(settings, request_limits=RequestLimits(positions=3, payments=2)))
+    async with LifespanManager(app) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            yield http
+
+
+async def test_the_bound_is_the_configured_limit(
+    three_positions: httpx.AsyncClient, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    coercions = counting(monkeypatch, executor, "get_variable_values")
+
+    def order(positions: int) -> dict[str, Any]:
+        return {"query": ORDER, "variables": {"input": {"customerNumber": "100001", "positions": HAMMERS * positions}}}
+
+    refused = await three_positions.post("/graphql", json=order(4), headers=auth)
+    assert refused.json() == {"data": None, **refusal("at most 3 positions", "input.positions", 3)}
+    assert coercions[0] == 0
+
+    placed = await three_positions.post("/graphql", json=order(3), headers=auth)
+    assert placed.json() == {"data": {"orderCreate": {"order": {"number": "500001"}, "errors": []}}}
+    assert coercions[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "variables", "expected"),
+    [
+        (
+            "query($s: [ArticleSortInput!]) { articles(sort: $s) { totalCount } }",
+            {"s": [{"field": "NUMBER"}] * 11},
+            refusal("at most 10 sort keys", "sort", 10),
+        ),
+        (
+            "{ articles(sort: [" + ", ".join(["{field: NUMBER}"] * 11) + "]) { totalCount } }",
+            {},
+            refusal("at most 10 sort keys", "sort", 10),
+        ),
+        (  # any other list: at most as many entries as the largest of the limits
+            "mutation($ids: [Int!]!) { webhookDeliveriesRetry(ids: $ids) { count } }",
+            {"ids": list(range(1001))},
+            refusal("at most 1000 entries", "ids", 1000),
+        ),
+    ],
+    ids=["sort keys", "sort keys written", "any other list"],
+)
+async def test_every_list_is_bounded_before_anything_runs(
+    client: httpx.AsyncClient, auth: dict[str, str], query: str, variables: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    response = await client.post(
+        "/graphql", json={"query": query, "variables": variables}, headers=auth | {"Accept": GQL}
+    )
+
+    assert (response.status_code, response.json()) == (400, expected)
+    assert statement_count(response) == 0
+
+
+def test_the_list_bounds_name_input_types_of_the_schema() -> None:
+    schema = build_schema()._schema
+    for name in inputs.list_bounds(RequestLimits()):
+        assert isinstance(schema.get_type(name), GraphQLInputObjectType), name
 
 
 def test_the_document_cache_is_bounded_by_bytes() -> None:

@@ -7,7 +7,7 @@ import asyncio
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from datasources import events
 from datasources.database import Database
@@ -30,6 +30,13 @@ async def endpoint(db: Database, url: str = "http://127.0.0.1:9/hook", *names: s
 async def record(db: Database, event: str = events.ORDER_EVENT, **fields: str) -> bool:
     values = fields or ({"AuftNr": "500001", "KundNr": "100001"} if event == events.ORDER_EVENT else {"DebiNr": "1"})
     return await db.write(lambda session: events.record(session, event, "shop", **values))
+
+
+async def due_from(db: Database, when: dt.datetime) -> None:
+    """Makes every delivery due from `when`: recording stamps them with the real time, and a test that
+    claims on its own clock must not depend on today's date."""
+    async with db.writer() as session, session.begin():
+        await session.execute(update(WebhookDelivery).values(next_attempt_at=when))
 
 
 async def stored(db: Database) -> list[WebhookDelivery]:

@@ -8,6 +8,7 @@ import random
 
 import orjson
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.database import Database
@@ -18,7 +19,7 @@ from datasources.webhooks.claims import Claim
 from datasources.webhooks.outcomes import Outcome
 from datasources.webhooks.schedule import RetrySchedule
 from tests import databases
-from tests.datasources.webhooks.helpers import T0, enable, endpoint, one, record, stored
+from tests.datasources.webhooks.helpers import T0, due_from, enable, endpoint, one, record, stored
 
 SCHEDULE = RetrySchedule()
 SECOND = dt.timedelta(seconds=1)
@@ -44,10 +45,7 @@ async def pending(db: Database) -> str:
     await enable(db)
     _, secret = await endpoint(db)
     await record(db)
-    async with db.writer() as session, session.begin():
-        # Due from T0 on, so that the tests' clock decides.
-        for delivery in await deliveries.list_deliveries(session):
-            await deliveries.retry(session, [delivery.id], now=T0)
+    await due_from(db, T0)
     return secret
 
 
@@ -110,7 +108,8 @@ async def test_an_answer_is_kept_bounded_and_without_nul(db: Database, pending: 
 
 async def test_retry_makes_failed_deliveries_due_now_with_a_fresh_schedule(db: Database, pending: str) -> None:
     await record(db)
-    first, second = await claim(db, dt.datetime.now(dt.UTC) + dt.timedelta(days=1))
+    await due_from(db, T0)
+    first, second = await claim(db, T0)
     once = RetrySchedule(max_attempts=1)
     for taken in (first, second):
 
@@ -139,9 +138,31 @@ async def test_retry_makes_failed_deliveries_due_now_with_a_fresh_schedule(db: D
 async def test_concurrent_claimers_never_take_the_same_delivery(db: Database, pending: str) -> None:
     for _ in range(29):
         await record(db)
-    taken = await asyncio.gather(*(claim(db, T0 + dt.timedelta(days=1), f"c:{n}", limit=4) for n in range(10)))
+    await due_from(db, T0)
+    taken = await asyncio.gather(*(claim(db, T0, f"c:{n}", limit=4) for n in range(10)))
     ids = [c.delivery_id for batch in taken for c in batch]
     assert len(ids) == len(set(ids)) == 30
+
+
+@pytest.mark.skipif(databases.backend() != "postgresql", reason="SKIP LOCKED is PostgreSQL's; SQLite has one writer")
+async def test_a_second_claimer_takes_other_deliveries_at_once_while_the_first_holds_its_own(
+    db: Database, pending: str
+) -> None:
+    for _ in range(5):
+        await record(db)
+    await due_from(db, T0)
+    until = T0 + 60 * SECOND
+    async with db.writer() as first, first.begin():
+        held = await claims.claim(first, now=T0, until=until, claimant="a:1", limit=3)
+        # The first claim is not committed: its rows are locked and still look due to everyone else.
+        async with db.writer() as second, second.begin():
+            # A claimer that waited for the locked rows (plain FOR UPDATE) fails here instead of hanging
+            # until the first commits; SKIP LOCKED never waits for a row.
+            await second.execute(text("SET LOCAL lock_timeout = '1s'"))
+            others = await claims.claim(second, now=T0, until=until, claimant="b:1", limit=6)
+    ids = {c.delivery_id for c in held}, {c.delivery_id for c in others}
+    assert len(ids[0]) == len(ids[1]) == 3 and not ids[0] & ids[1]
+    assert ids[0] | ids[1] == {d.id for d in await stored(db)}
 
 
 def test_the_schedule_grows_exponentially_to_its_cap_and_jitters_both_ways() -> None:

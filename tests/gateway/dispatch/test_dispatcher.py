@@ -1,10 +1,12 @@
 """The dispatcher against a real HTTP receiver on 127.0.0.1, with the clock injected: retries on the
-schedule, one webhook-id per event, bounded concurrency, wake-ups on commit, claims left at shutdown."""
+schedule, one webhook-id per event, refused connections and redirects tried again, bounded concurrency,
+wake-ups on commit, claims left at shutdown."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import socket
 import time
 from collections.abc import AsyncIterator
 
@@ -92,6 +94,33 @@ async def test_a_receiver_that_never_answers_gets_every_retry_on_the_schedule(db
     span = (attempts_at[-1] - attempts_at[0]).total_seconds()
     assert 0.8 * settings.retry.span() <= span <= 1.2 * settings.retry.span()
     assert await Dispatcher(db, settings, clock=lambda: clock.now + dt.timedelta(days=9)).run_once() == 0
+
+
+async def test_a_refused_connection_is_tried_again_with_the_reason(db: Database) -> None:
+    await enable(db)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: every connection to it is refused at once
+        await endpoint(db, f"http://127.0.0.1:{closed.getsockname()[1]}/hook")
+        await record(db)
+        clock = Clock()
+        assert await Dispatcher(db, WebhookSettings(timeout=30), clock=clock).run_once() == 1
+    (delivery,) = await stored(db)
+    assert (delivery.status, delivery.attempts, delivery.last_status) == ("pending", 1, None)
+    assert (delivery.last_error or "").startswith("ConnectionRefusedError: ") and delivery.last_answer is None
+    assert 4 <= (delivery.next_attempt_at - clock.now).total_seconds() <= 6  # the schedule's first wait
+
+
+@pytest.mark.parametrize("status", [302, 307])
+async def test_a_redirect_is_a_failed_attempt_and_is_not_followed(db: Database, status: int) -> None:
+    await enable(db)
+    # Followed, the redirect would reach /moved, answered 200, and count as delivered.
+    with receiving(lambda index: status if index == 0 else 200) as receiver:
+        await endpoint(db, receiver.url)
+        await record(db)
+        assert await Dispatcher(db, WebhookSettings(timeout=5), clock=Clock()).run_once() == 1
+        assert [received.path for received in receiver.received] == ["/hook"]  # the attempt is over: no other
+    (delivery,) = await stored(db)
+    assert (delivery.status, delivery.attempts, delivery.last_status) == ("pending", 1, status)
 
 
 async def test_a_commit_wakes_the_dispatcher_at_once(db: Database, running: list[asyncio.Task[None]]) -> None:

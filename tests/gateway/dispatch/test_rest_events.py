@@ -1,5 +1,6 @@
 """The REST writes' events reach a real receiver on 127.0.0.1 through the dispatcher the app's lifespan
-runs, signed so that the standardwebhooks library verifies them; a dead receiver does not hold them up."""
+runs, signed so that the standardwebhooks library verifies them, with the fields and types the README
+documents; a dead receiver does not hold them up."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import dataclasses
 import time
 
 import httpx
+import orjson
 import pytest
 
 from datasources.database import Database
@@ -16,6 +18,7 @@ from gateway.settings import Settings
 from tests.catalogue_data import Catalogue
 from tests.datasources.webhooks.helpers import enable, endpoint, stored, until_all
 from tests.factories import Factory
+from tests.gateway.dispatch import readme
 from tests.sales_data import CONTACT_FRE, build_shop, call, new_customer
 from tests.webhook_receiver import NEVER, receiving
 
@@ -73,6 +76,25 @@ async def test_orders_and_customers_arrive_signed(
     )
     assert len({message.headers["webhook-id"] for message in received}) == 3
     assert len(await until_all(db, "delivered")) == 3
+
+
+async def test_the_readme_documents_the_payloads_as_they_arrive(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], db: Database
+) -> None:
+    await enable(db)
+    with receiving() as receiver:
+        _, secret = await endpoint(db, receiver.url)
+        customer = await new_customer(client, auth, CONTACT_FRE)
+        await call(client, "POST", "/www/auftrag", auth, {"GrundDaten": {"KundNr": customer}, **ORDER}, status=201)
+        received = await asyncio.to_thread(receiver.wait_for, 2, 5.0)
+    sent = {message["type"]: message for message in (r.verified(secret) for r in received)}
+    assert set(sent) == {"REST_Kunde", "REST_Auft"}
+    for event, message in sent.items():
+        assert readme.shape(message) == readme.documented(event), event  # every field, with its JSON type
+    examples = [orjson.loads(block) for block in readme.code_blocks("json")]
+    assert sorted(example["type"] for example in examples) == sorted(sent)
+    for example in examples:
+        assert readme.shape(example) == readme.shape(sent[example["type"]])
 
 
 async def test_only_enabled_events_arrive(

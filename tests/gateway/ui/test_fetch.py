@@ -7,13 +7,16 @@ import base64
 import hashlib
 import io
 import json
+import re
 import stat
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
 
 from gateway.ui import fetch
+from tests.server import free_port
 
 FILES = {"package/dist/index.js": b"console.log('explorer');\n", "package/LICENSE": b"MIT\n"}
 TARBALL_URL = "https://registry.npmjs.org/@graphiql/plugin-explorer/-/plugin-explorer-3.2.5.tgz"
@@ -136,3 +139,16 @@ def test_the_lock_pins_every_package_by_its_registry_tarball_and_hash() -> None:
         assert package.tarball == f"{fetch.REGISTRY}{package.name}/-/{base_name}-{package.version}.tgz"
         assert package.integrity.startswith("sha512-")
         assert len(base64.b64decode(package.integrity.removeprefix("sha512-"))) == 64
+
+
+def test_a_registry_that_cannot_be_reached_is_an_error_naming_the_address_after_three_attempts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    url = f"http://127.0.0.1:{free_port()}/react/-/react-18.3.1.tgz"  # nothing listens there
+
+    with pytest.raises(fetch.AssetError, match=rf"^cannot fetch {re.escape(url)}: .*Connection refused"):
+        fetch.download(url)
+
+    assert waits == [2, 4]  # between the three attempts

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
+from swagger_ui_bundle import swagger_ui_path
 
 from gateway.app import create_app
 from gateway.settings import Settings
@@ -64,6 +65,24 @@ async def test_swagger_ui_comes_from_the_gateway(client: httpx.AsyncClient) -> N
 
     await assert_served_by_the_gateway(client, page)
     assert 'data-openapi="/www/openapi.json"' in page.text
+
+
+def swagger_ui_files() -> tuple[str, list[str]]:
+    """The folder name of Swagger UI's package (it names the version) and every file in it."""
+    folder = Path(str(swagger_ui_path))
+    return folder.name, [path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()]
+
+
+async def test_of_swagger_ui_s_package_only_the_files_its_page_loads_are_served(client: httpx.AsyncClient) -> None:
+    folder, files = swagger_ui_files()
+    page = await client.get("/www/docs")
+    loaded = {address.removeprefix(f"/www/docs/{folder}/") for address in addresses(page.text)} & set(files)
+
+    assert loaded == {"swagger-ui.css", "swagger-ui-bundle.js"}
+    assert {"index.html", "swagger-initializer.js"} <= set(files)  # the stock page, showing the petstore's document
+    for name in files:
+        status = (await client.get(f"/www/docs/{folder}/{name}")).status_code
+        assert status == (200 if name in loaded else 404), name
 
 
 async def test_a_path_prefix_of_a_proxy_is_in_every_address(settings: Settings) -> None:

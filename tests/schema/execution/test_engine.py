@@ -37,7 +37,11 @@ async def test_a_resolver_that_raises_is_answered_in_the_one_compiled_run(db: Da
     assert result.data is None
     assert result.errors is not None
     assert [(e.message, e.path, e.extensions) for e in result.errors] == [
-        ("media record 999999 does not exist", ["mediaContent"], {"code": "not_found", "info": {}, "field": "id"})
+        (
+            "media record 999999 does not exist",
+            ["mediaContent"],
+            {"code": "not_found", "info": {"field": "id"}, "field": "id"},
+        )
     ]
 
 

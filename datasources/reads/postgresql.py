@@ -1,0 +1,115 @@
+"""Reads on PostgreSQL: every batch of queries (batch.py) run one after the other on one connection, by
+asyncpg itself.
+
+The connections are the reads' own, a small asyncpg pool beside SQLAlchemy's: they only ever run single
+statements outside a transaction (each sees what was committed when it began, as the short read sessions'
+did), so nothing is left on them to reset, and a batch takes one and gives it back for a few microseconds
+(SQLAlchemy's checkout, with its events and the liveness check, cost ~120 µs, and asyncpg's own pool resets
+a connection with a round trip on every release). A connection the server closed (a restart, a terminated
+backend) is replaced when it is next taken; one idle for a minute is closed, so that a silently dropped
+network leaves none behind. The engine's timeouts apply: connecting, each statement, and the wait for a
+free connection. asyncpg prepares each statement once per connection and keeps it; a query's column
+types, which SQLAlchemy's converters for asyncpg need, are learnt from its first preparation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import asyncpg
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from datasources import guards
+from datasources.availability import Availability
+from datasources.reads.batch import Batches, Pending
+from datasources.reads.query import Query, Row
+
+if TYPE_CHECKING:  # datasources.database makes the reads
+    from datasources.database import Timeouts
+
+CONNECTIONS = 10  # batches read at once per process
+IDLE_SECONDS = 60.0  # a connection not used this long is closed
+
+
+async def _no_reset(connection: asyncpg.Connection) -> None:
+    """Nothing to reset: a read connection runs single statements outside a transaction, and nothing else."""
+
+
+class PostgresReads:
+    def __init__(self, engine: AsyncEngine, availability: Availability, *, timeouts: Timeouts) -> None:
+        self.dialect: Dialect = engine.dialect
+        _, self._connect = engine.dialect.create_connect_args(engine.url)
+        self.timeouts = timeouts
+        self._batches = Batches(self._run, availability)
+        self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
+        self._column_types: dict[str, tuple[Any, ...]] = {}  # by statement text
+        self._running: set[asyncio.Task[None]] = set()  # kept from the collector until they end
+
+    def rows(self, query: Query, /, **params: Any) -> asyncio.Future[list[Row]]:
+        guards.check(params)
+        compiled = query.compiled(self.dialect)
+        return self._batches.add(compiled, compiled.arguments(params), query.small(params))
+
+    def _run(self, batch: list[Pending]) -> None:
+        task = asyncio.get_running_loop().create_task(self._fetch(batch))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _fetch(self, batch: list[Pending]) -> None:
+        done = 0
+        try:
+            pool = self._pool or await self._open()
+            async with pool.acquire(timeout=self.timeouts.pool) as driver:
+                for pending in batch:
+                    done += 1  # settled by _one, whatever happens
+                    await self._one(driver, pending)
+        except BaseException as error:  # no connection (an outage), a lost one, or the task was cancelled
+            for pending in batch[done:]:
+                pending.failed(error)
+            if not isinstance(error, Exception):
+                raise
+        else:
+            self._batches.availability.answered()
+
+    async def _one(self, driver: asyncpg.Connection, pending: Pending) -> None:
+        sql, started = pending.compiled.sql, time.perf_counter()
+        try:
+            types = self._column_types.get(sql)
+            if types is None:
+                prepared = await driver.prepare(sql)
+                types = self._column_types[sql] = tuple(a.type.oid for a in prepared.get_attributes())
+                records: Sequence[Row] = await prepared.fetch(*pending.arguments)
+            else:
+                records = await driver.fetch(sql, *pending.arguments)
+        except BaseException as error:
+            pending.failed(error, time.perf_counter() - started)
+            if not isinstance(error, Exception) or driver.is_closed():
+                raise  # cancelled, or the others cannot run on this connection either
+        else:
+            pending.answered(records, time.perf_counter() - started, types)
+
+    async def _open(self) -> asyncpg.Pool:
+        async with self._opening:
+            if self._pool is None:
+                self._pool = await asyncpg.create_pool(
+                    **self._connect,
+                    min_size=0,
+                    max_size=CONNECTIONS,
+                    max_inactive_connection_lifetime=IDLE_SECONDS,
+                    reset=_no_reset,
+                    timeout=self.timeouts.connect,
+                    command_timeout=self.timeouts.statement,
+                )
+            return self._pool
+
+    async def close(self) -> None:
+        for task in list(self._running):
+            task.cancel()
+        await asyncio.gather(*self._running, return_exceptions=True)
+        if self._pool is not None:
+            await self._pool.close()

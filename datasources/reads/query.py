@@ -1,0 +1,165 @@
+"""A read statement compiled once per database, run without SQLAlchemy's work on every execution.
+
+Through a session SQLAlchemy looks a statement up in its cache, binds its parameters and wraps each row on
+every execution: about 300 µs a statement here, against 40 µs for the driver alone. The catalogue's reads
+are the same few statements on every request, so a `Query` is compiled once per dialect; each execution
+only puts the parameters in the compiled statement's order and converts the rows with the result
+processors SQLAlchemy itself would apply (Decimal scales, UTC datetimes, booleans from SQLite's integers),
+so the values are the same as through a session.
+
+A list parameter (`values_in(column, "ids")`) is one parameter whatever its length, so a statement's text
+never changes with it and the driver's statement cache holds it once: `IN (SELECT value FROM
+json_each(?))` with a JSON array on SQLite, `= ANY($1::INTEGER[])` on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import ARRAY, ColumnElement, String, bindparam
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.visitors import InternalTraversal, iterate
+from sqlalchemy.types import Boolean, TypeEngine
+
+Row = Sequence[Any]
+Processor = Callable[[Any], Any]
+
+
+class ValuesIn(ColumnElement[bool]):
+    """`column` is one of the values of the list parameter `name`."""
+
+    inherit_cache = True
+    type = Boolean()
+    _is_implicitly_boolean = True  # a predicate already: not to be compared with 1 where a dialect has no booleans
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement), ("name", InternalTraversal.dp_string)]
+
+    def __init__(self, column: ColumnElement[Any], name: str) -> None:
+        self.column = column
+        self.name = name
+
+
+def values_in(column: Any, name: str) -> ColumnElement[bool]:
+    return ValuesIn(column.expression if hasattr(column, "expression") else column, name)
+
+
+@compiles(ValuesIn, "sqlite")
+def _values_in_sqlite(element: ValuesIn, compiler: SQLCompiler, **kw: Any) -> str:
+    column = compiler.process(element.column, **kw)
+    array = compiler.process(bindparam(element.name, type_=String()), **kw)
+    return f"{column} IN (SELECT value FROM json_each({array}))"  # noqa: S608 (SQL of compiled parts)
+
+
+@compiles(ValuesIn, "postgresql")
+def _values_in_postgresql(element: ValuesIn, compiler: SQLCompiler, **kw: Any) -> str:
+    parameter = bindparam(element.name, type_=ARRAY(element.column.type))
+    return f"{compiler.process(element.column, **kw)} = ANY({compiler.process(parameter, **kw)})"
+
+
+def list_value(dialect: Dialect, values: Iterable[Any]) -> Any:
+    """A list parameter's value as the dialect's statement takes it."""
+    items = list(values)
+    return orjson.dumps(items).decode() if dialect.name == "sqlite" else items
+
+
+class Compiled:
+    """A query's statement for one dialect: its text, its parameters in order, its rows' converters."""
+
+    __slots__ = ("_converters", "binds", "defaults", "dialect", "lists", "names", "sql", "types")
+
+    def __init__(self, statement: Select[*tuple[Any, ...]], dialect: Dialect, lists: frozenset[str]) -> None:
+        compiled = statement.compile(dialect=dialect)
+        if "POSTCOMPILE" in compiled.string:
+            raise ValueError("a query's lists are values_in(...) parameters: an expanding IN changes its text")
+        self.sql = compiled.string
+        self.dialect = dialect
+        self.lists = lists
+        # The parameters in their positional order; the statement's own literals are bound parameters too.
+        self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
+        parameters = {name: compiled.binds[name] for name in self.names}
+        self.defaults: dict[str, Any] = {name: p.value for name, p in parameters.items() if not p.required}
+        self.binds = tuple(_bind_processor(parameters[name].type, dialect) for name in self.names)
+        self.types = tuple(column.type for column in statement.selected_columns)
+        self._converters: dict[tuple[Any, ...] | None, tuple[tuple[int, Processor], ...]] = {}
+
+    def arguments(self, given: Mapping[str, Any]) -> tuple[Any, ...]:
+        values = []
+        for name, bind in zip(self.names, self.binds, strict=True):
+            value = given[name] if name in given else self.defaults[name]
+            if name in self.lists:
+                value = list_value(self.dialect, value)
+            values.append(value if bind is None else bind(value))
+        return tuple(values)
+
+    def rows(self, raw: Iterable[Row], column_types: Sequence[Any] | None = None) -> list[Row]:
+        """The driver's rows as a session would give them. `column_types`: the driver's type of each column
+        where the dialect's converters need it (asyncpg's type OIDs; SQLite has none)."""
+        key = None if column_types is None else tuple(column_types)
+        try:
+            converters = self._converters[key]
+        except KeyError:
+            converters = self._converters[key] = self._converters_for(key)
+        if not converters:
+            return raw if isinstance(raw, list) else list(raw)
+        converted: list[Row] = []
+        for row in raw:
+            values = list(row)
+            for index, convert in converters:
+                values[index] = convert(values[index])
+            converted.append(values)
+        return converted
+
+    def _converters_for(self, column_types: tuple[Any, ...] | None) -> tuple[tuple[int, Processor], ...]:
+        """(column index, converter) of the columns that need converting."""
+        kinds = column_types or (None,) * len(self.types)
+        converters = (_result_processor(t, self.dialect, kind) for t, kind in zip(self.types, kinds, strict=True))
+        return tuple((index, f) for index, f in enumerate(converters) if f is not None)
+
+
+# A run of a query is small, a few indexed lookups, when it asks for no more keys or rows than this.
+SMALL = 200
+LIMIT = "limit"  # the parameter that bounds the rows of a query, by convention
+
+
+class Query:
+    """A SELECT to be run by any `Reads`: through a transaction's session, or compiled once and run by the
+    driver. Named parameters are `bindparam(name)`s and `values_in` lists. `scan`: its cost grows with the
+    table, whatever its parameters (a search, a whole list)."""
+
+    def __init__(self, statement: Select[*tuple[Any, ...]], *, scan: bool = False) -> None:
+        self.statement = statement
+        self.scan = scan
+        self.lists = frozenset(element.name for element in iterate(statement) if isinstance(element, ValuesIn))
+        self._compiled: dict[str, Compiled] = {}
+
+    def small(self, params: Mapping[str, Any]) -> bool:
+        """Whether a run with `params` is a few indexed lookups: no scan, no list or `limit` past SMALL."""
+        if self.scan or params.get(LIMIT, 0) > SMALL:
+            return False
+        return all(len(params[name]) <= SMALL for name in self.lists if name in params)
+
+    def compiled(self, dialect: Dialect) -> Compiled:
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            found = self._compiled[dialect.name] = Compiled(self.statement, dialect, self.lists)
+        return found
+
+    def parameters(self, dialect: Dialect, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters as a session executes the statement: lists in the dialect's form."""
+        return {name: list_value(dialect, value) if name in self.lists else value for name, value in given.items()}
+
+
+def _result_processor(type_: TypeEngine[Any], dialect: Dialect, column_type: Any) -> Processor | None:
+    # The dialect's own implementation of the type, as SQLAlchemy's execution uses it (e.g. SQLite's
+    # DATETIME, which parses the stored text; asyncpg's NUMERIC, which depends on the column's type).
+    processor: Processor | None = type_.dialect_impl(dialect).result_processor(dialect, column_type)
+    return processor
+
+
+def _bind_processor(type_: TypeEngine[Any], dialect: Dialect) -> Processor | None:
+    processor: Processor | None = type_.dialect_impl(dialect).bind_processor(dialect)
+    return processor
