@@ -1,12 +1,12 @@
-"""The direct app of bench/http.py: `GET /www/artikel` and `GET /www/artikel/{ArtNr}` answered with hand-written
-SQL (bench/http_direct_db.py) and orjson, byte for byte what the gateway answers, on the same database.
+"""The direct app of bench/http_catalogue.py: `GET /www/artikel` and `GET /www/artikel/{ArtNr}` answered with
+hand-written SQL (bench/http_direct_db.py) and orjson, byte for byte what the gateway answers, on the same database.
 
 It checks no token: a request without an Authorization header gets the gateway's 401 body (the floor row),
 any header is let through. It serves the parameters the benchmark's rows use, limit, offset and fields
 (top-level names); adrsprache, waehrabk, debinr and sorts (other views and orders) are answered 400 rather
 than answered differently. Links start with BENCH_DIRECT_PUBLIC_URL, as the gateway's with GATEWAY_PUBLIC_URL.
 
-bench/http.py serves it with uvicorn as `gateway serve` is served (uvloop, httptools, the same workers),
+bench/http_catalogue.py serves it with uvicorn as `gateway serve` is served (uvloop, httptools, the same workers),
 access log off:
 
     BENCH_DIRECT_DRIVER=sqlite3|aiosqlite|asyncpg BENCH_DIRECT_DATABASE=<SQLite file | postgresql:// DSN>

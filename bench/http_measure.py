@@ -1,4 +1,4 @@
-"""One measured row of bench/http.py: wrk (bench/http_wrk.lua) against one server for a warm-up, then for the
+"""One measured row of bench/http_catalogue.py: wrk (bench/http_wrk.lua) against one server for a warm-up, then for the
 measured seconds, and meanwhile the CPU the server's process tree spent (utime + stime from /proc, as
 bench/orders_measure.py reads it) and on PostgreSQL that of the database's backends.
 

@@ -1,4 +1,4 @@
-"""The rows of bench/http.py (the table of issue 15) and the check made before any of them is timed: for
+"""The rows of bench/http_catalogue.py (the table of issue 15) and the check made before any of them is timed: for
 every path of a row, the gateway's body and each direct app's body, byte for byte, and the number of SQL
 statements the gateway reports in its Server-Timing header (`db;dur=..;desc="N queries"`)."""
 

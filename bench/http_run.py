@@ -1,4 +1,4 @@
-"""The run of bench/http.py (see its docstring): options, then per catalogue size and worker count the
+"""The run of bench/http_catalogue.py (see its docstring): options, then per catalogue size and worker count the
 servers started, their bodies checked, every row timed on each server in turn, and the figures printed."""
 
 from __future__ import annotations

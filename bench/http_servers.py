@@ -1,4 +1,4 @@
-"""The servers bench/http.py compares, on one demo catalogue: the real `gateway serve` (tests/server.py) and
+"""The servers bench/http_catalogue.py compares, on one demo catalogue: the real `gateway serve` (tests/server.py) and
 the direct app (bench/http_direct.py) served by uvicorn, each in a process group of its own.
 
 A catalogue is built once per size with the real `gateway demo` (its progress bar on stderr) in a

@@ -1,5 +1,5 @@
--- GET requests for bench/http.py: the paths of PATHS in turn (each thread starting at its own place), with
--- the header AUTHORIZATION when it is set. bench/http.py fills in the globals below (PATHS, AUTHORIZATION)
+-- GET requests for bench/http_catalogue.py: the paths of PATHS in turn (each thread starting at its own place), with
+-- the header AUTHORIZATION when it is set. bench/http_catalogue.py fills in the globals below (PATHS, AUTHORIZATION)
 -- before the script, and reads the line "RESULT {...}" that done() prints.
 
 local threads = {}

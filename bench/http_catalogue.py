@@ -28,7 +28,7 @@ the server's processes (and of PostgreSQL's backends), the statements per reques
 Server-Timing header, and gateway/direct ratios of CPU per request and of requests/s. Orders (POST
 /www/auftrag) are bench/orders.py's. Run it by hand from the project directory:
 
-    python bench/http.py [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+    python bench/http_catalogue.py [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test]
                          [--articles 2000,20000] [--workers 1,2] [--connections 8] [--seconds 10] [--warmup 2]
                          [--rows unauthorized,single,list10,fields100,list100,list1000]
 
@@ -39,12 +39,9 @@ moves the absolute figures; compare the lines of one run.
 import sys
 from pathlib import Path
 
-# This file has the name of the standard library's `http`: with bench/ first on the module path, as
-# `python bench/http.py` puts it, every `import http` (httpx, uvicorn, starlette) would find this file. The
-# project directory takes its place; the bench's modules are imported as bench.*, the tests' as tests.*.
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bench.* and tests.*
 
-from bench.http_run import main  # noqa: E402 - after the module path is fixed
+from bench.http_run import main
 
 if __name__ == "__main__":
     sys.exit(main(description=__doc__.split("\n", 1)[0] if __doc__ else None))
