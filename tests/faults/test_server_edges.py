@@ -52,14 +52,20 @@ def read_response(sock: socket.socket) -> bytes:
     may arrive in separate segments)."""
     data = b""
     while b"\r\n\r\n" not in data:
-        data += sock.recv(65536)
+        data += _more(sock, data)
     head, _, body = data.partition(b"\r\n\r\n")
     declared = re.search(rb"(?im)^content-length:\s*(\d+)", head)
     assert declared is not None, head
     length = int(declared.group(1))
     while len(body) < length:
-        body += sock.recv(65536)
+        body += _more(sock, data + body)
     return head + b"\r\n\r\n" + body
+
+
+def _more(sock: socket.socket, so_far: bytes) -> bytes:
+    chunk = sock.recv(65536)
+    assert chunk, f"the server closed the connection before its answer was whole: {so_far!r}"
+    return chunk
 
 
 def status_and_body(response: bytes) -> tuple[str, dict[str, object]]:
