@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import wrk
 from bench.orders_measure import Backends, process_cpu, process_tree
 
-WRK = "/usr/bin/wrk"  # apt-get install wrk
 WRK_SCRIPT = Path(__file__).with_name("http_wrk.lua")
 IDLE_LOOK = 0.2  # seconds between two looks at an idle server's CPU
 IDLE_CPU = 0.015  # CPU seconds per look below which it counts as idle (10 ms ticks)
@@ -64,18 +63,6 @@ def script(directory: Path, name: str, load: Load) -> Path:
     return path
 
 
-def wrk(base_url: str, lua: Path, connections: int, seconds: float) -> dict[str, object]:
-    command = [WRK, "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "30s", "-s", str(lua)]
-    output = subprocess.run(  # noqa: S603 - our own arguments
-        [*command, base_url], capture_output=True, text=True, check=True
-    ).stdout
-    line = next((line for line in output.splitlines() if line.startswith("RESULT ")), None)
-    if line is None:
-        raise RuntimeError(f"wrk printed no result:\n{output}")
-    result: dict[str, object] = json.loads(line.removeprefix("RESULT "))
-    return result
-
-
 def measure(
     base_url: str,
     root_pid: int,
@@ -88,7 +75,7 @@ def measure(
 ) -> Measured:
     pids = process_tree(root_pid)
     if warmup > 0:
-        wrk(base_url, lua, connections, warmup)
+        wrk.run(base_url, lua, connections, warmup)
         pids = process_tree(root_pid)  # every worker is up now
         wait_idle(pids)
     cpu = process_cpu(pids)
@@ -126,7 +113,7 @@ async def _load(
     stop = asyncio.Event()
     sampler = asyncio.create_task(backends.sample(stop)) if backends else None
     try:
-        result = await asyncio.to_thread(wrk, base_url, lua, connections, seconds)
+        result = await asyncio.to_thread(wrk.run, base_url, lua, connections, seconds)
         await asyncio.to_thread(wait_idle, pids)  # the requests left behind, the database's work included
         return result
     finally:

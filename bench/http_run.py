@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
-
 from bench.http_measure import Measured, measure, script
 from bench.http_rows import ROW_NAMES, ROWS, Checked, Row, check
 from bench.http_servers import SECRET, USER, Catalogue, DirectServer, catalogue
+from bench.options import numbers, postgresql_url
 from bench.orders_measure import Backends
 from tests import databases
 from tests.server import GatewayServer
@@ -53,26 +52,15 @@ class Setting:
 def parse_args(argv: Sequence[str] | None = None, description: str | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server (default: SQLite)")
-    parser.add_argument("--articles", type=_numbers, default=[2000, 20000], help="catalogue sizes (2000,20000)")
-    parser.add_argument("--workers", type=_numbers, default=[1, 2], help="worker processes of every server (1,2)")
+    parser.add_argument("--articles", type=numbers, default=[2000, 20000], help="catalogue sizes (2000,20000)")
+    parser.add_argument("--workers", type=numbers, default=[1, 2], help="worker processes of every server (1,2)")
     parser.add_argument("--connections", type=int, default=8, help="wrk's concurrent connections (8)")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per row and server (10)")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of load before each measurement (2)")
     parser.add_argument("--rows", type=_rows, default=list(ROW_NAMES), help=f"rows to run ({','.join(ROW_NAMES)})")
     args = parser.parse_args(argv)
-    if args.database_url:
-        url = make_url(args.database_url)
-        if url.get_backend_name() != "postgresql":
-            parser.error("--database-url: PostgreSQL only; SQLite runs in a temporary directory anyway")
-        args.database_url = url.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    args.database_url = postgresql_url(parser, args.database_url)
     return args
-
-
-def _numbers(raw: str) -> list[int]:
-    values = [int(part.replace("_", "")) for part in raw.split(",")]
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError("positive whole numbers, comma-separated")
-    return values
 
 
 def _rows(raw: str) -> list[str]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,12 +35,13 @@ from pathlib import Path
 
 import httpx
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' real server
 # Run as a script: bench/ is on the path.
 import orders_direct
+import wrk
+from options import numbers, postgresql_url
 from orders_measure import Backends, process_cpu, process_tree
 
 from tests import databases
@@ -74,27 +74,16 @@ class Row:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server (default: SQLite)")
-    parser.add_argument("--workers", type=_numbers, default=[1, 2], help="`gateway serve --workers` (1,2)")
-    parser.add_argument("--connections", type=_numbers, default=[8, 16], help="concurrent clients (8,16)")
+    parser.add_argument("--workers", type=numbers, default=[1, 2], help="`gateway serve --workers` (1,2)")
+    parser.add_argument("--connections", type=numbers, default=[8, 16], help="concurrent clients (8,16)")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per row (10)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before each measurement (3)")
     parser.add_argument("--positions", type=int, default=3, help="positions per order (3)")
     parser.add_argument("--events", action="store_true", help="record REST_Auft with one webhook endpoint")
     parser.add_argument("--no-direct", action="store_true", help="leave out the direct baseline")
     args = parser.parse_args(argv)
-    if args.database_url:
-        url = make_url(args.database_url)
-        if url.get_backend_name() != "postgresql":
-            parser.error("--database-url: PostgreSQL only; SQLite runs in a temporary directory anyway")
-        args.database_url = url.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    args.database_url = postgresql_url(parser, args.database_url)
     return args
-
-
-def _numbers(raw: str) -> list[int]:
-    values = [int(part) for part in raw.split(",")]
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError("positive whole numbers, comma-separated")
-    return values
 
 
 # --- the gateway under wrk --------------------------------------------------------------------------------
@@ -111,18 +100,6 @@ def wrk_script(directory: Path, token: str, prefix: str, articles: Sequence[str]
     path = directory / f"{prefix}.lua"
     path.write_text(globals_ + WRK_SCRIPT.read_text())
     return path
-
-
-def wrk(base_url: str, script: Path, connections: int, seconds: float) -> dict[str, object]:
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "30s"]
-    output = subprocess.run(  # noqa: S603 - our own arguments
-        [*command, "-s", str(script), base_url], capture_output=True, text=True, check=True
-    ).stdout
-    line = next((line for line in output.splitlines() if line.startswith("RESULT ")), None)
-    if line is None:
-        raise RuntimeError(f"wrk printed no result:\n{output}")
-    result: dict[str, object] = json.loads(line.removeprefix("RESULT "))
-    return result
 
 
 def priced_articles(server: GatewayServer, token: str) -> list[str]:
@@ -143,7 +120,7 @@ def measure_gateway(
     articles = priced_articles(server, token)
     directory = server.directory
     warm = wrk_script(directory, token, f"W{uuid.uuid4().hex[:6]}-", articles, args.positions)
-    wrk(server.base_url, warm, connections, args.warmup)
+    wrk.run(server.base_url, warm, connections, args.warmup)
     prefix = f"B{uuid.uuid4().hex[:6]}-"
     script = wrk_script(directory, token, prefix, articles, args.positions)
     assert server.process is not None
@@ -175,7 +152,7 @@ async def _load(
     stop = asyncio.Event()
     sampler = asyncio.create_task(backends.sample(stop)) if backends else None
     try:
-        result = await asyncio.to_thread(wrk, base_url, script, connections, seconds)
+        result = await asyncio.to_thread(wrk.run, base_url, script, connections, seconds)
     finally:
         stop.set()
         if sampler is not None:

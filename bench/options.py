@@ -1,0 +1,25 @@
+"""Command-line options the benches share."""
+
+from __future__ import annotations
+
+import argparse
+
+from sqlalchemy.engine import make_url
+
+
+def numbers(raw: str) -> list[int]:
+    """A comma-separated list of positive whole numbers (`1,2`, `2000,200_000`)."""
+    values = [int(part.replace("_", "")) for part in raw.split(",")]
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError("positive whole numbers, comma-separated")
+    return values
+
+
+def postgresql_url(parser: argparse.ArgumentParser, raw: str | None) -> str | None:
+    """--database-url as the benches take it: a PostgreSQL server, spoken to with asyncpg, or None (SQLite)."""
+    if not raw:
+        return None
+    url = make_url(raw)
+    if url.get_backend_name() != "postgresql":
+        parser.error("--database-url: PostgreSQL only; SQLite runs in a temporary directory anyway")
+    return url.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)

@@ -1,0 +1,20 @@
+"""wrk as the benches run it (`apt-get install wrk`): one thread, the given connections and seconds, and a Lua
+script whose done() prints one line `RESULT {json}` (bench/orders_wrk.lua, bench/http_wrk.lua)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+
+def run(base_url: str, script: Path, connections: int, seconds: float) -> dict[str, object]:
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "30s"]
+    output = subprocess.run(  # noqa: S603 - our own arguments
+        [*command, "-s", str(script), base_url], capture_output=True, text=True, check=True
+    ).stdout
+    line = next((line for line in output.splitlines() if line.startswith("RESULT ")), None)
+    if line is None:
+        raise RuntimeError(f"wrk printed no result:\n{output}")
+    result: dict[str, object] = json.loads(line.removeprefix("RESULT "))
+    return result
