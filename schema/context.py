@@ -10,6 +10,7 @@ from pathlib import Path
 from starlette.requests import Request
 
 from datasources.database import Database
+from schema.batches import FieldBatches
 from schema.catalogue.loaders import CatalogueLoaders
 from schema.customers.loaders import CustomerLoaders
 from schema.limits import DocumentLimits, RequestLimits
@@ -36,6 +37,11 @@ class Context:
     def catalogue(self) -> CatalogueLoaders:
         # Built on first use, so a request that never touches the catalogue never builds them.
         return CatalogueLoaders(self.db)
+
+    @cached_property
+    def batches(self) -> FieldBatches:
+        # The batch fields an executor other than the compiled plans resolves object by object.
+        return FieldBatches(self)
 
     @cached_property
     def customers(self) -> CustomerLoaders:

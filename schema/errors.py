@@ -30,10 +30,11 @@ UNAVAILABLE_MESSAGE = "The database is unavailable or did not answer in time; tr
 def with_codes(
     errors: list[GraphQLError], request_id: str, availability: Availability | None = None
 ) -> list[GraphQLError]:
-    return [_coded(error, request_id, availability) for error in errors]
+    logged: set[int] = set()  # a batch field's error is each of its objects': logged once
+    return [_coded(error, request_id, availability, logged) for error in errors]
 
 
-def _coded(error: GraphQLError, request_id: str, availability: Availability | None) -> GraphQLError:
+def _coded(error: GraphQLError, request_id: str, availability: Availability | None, logged: set[int]) -> GraphQLError:
     original = error.original_error
     if original is not None and is_outage(original):
         # An outage, not a bug: no traceback per request; the database's availability logs the episode.
@@ -48,7 +49,9 @@ def _coded(error: GraphQLError, request_id: str, availability: Availability | No
         return error
     if original is None or isinstance(original, GraphQLError):
         return _with(error, error.message, {"code": "invalid_request"})
-    log.error("unexpected error in %s [request %s]", error.path, request_id, exc_info=original)
+    if id(original) not in logged:
+        logged.add(id(original))
+        log.error("unexpected error in %s [request %s]", error.path, request_id, exc_info=original)
     return _with(error, "Unexpected error.", {"code": INTERNAL, "request_id": request_id}, keep=False)
 
 

@@ -13,7 +13,7 @@ and this one costs a third of DataLoader's per call.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from datasources.database import Database
@@ -58,6 +58,11 @@ class BatchLoader(Generic[K, V]):
         self._batch.append((key, future))
         return future
 
+    def load_many(self, keys: Iterable[K]) -> Awaitable[list[V]]:
+        """The values of `keys`, in order: every key is asked for at once (as many `load`s), so that keys
+        other loaders are asked for before this is awaited go to the database in the same batch."""
+        return _all([self.load(key) for key in keys])
+
     def prime(self, key: K, value: V, force: bool = False) -> None:
         """Make `value` the answer for `key` (a record just written), unless one is known and not `force`."""
         if key in self._futures and not force:
@@ -91,6 +96,11 @@ class BatchLoader(Generic[K, V]):
     async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
         async with self.db.reader() as session:
             return await type(self).fetch(session, keys)
+
+
+async def _all(futures: list[asyncio.Future[V]]) -> list[V]:
+    # The futures of one batch are settled together: this waits once per batch, not once per key.
+    return [await future for future in futures]
 
 
 class ReadsLoader(BatchLoader[K, V]):

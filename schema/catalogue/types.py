@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 import strawberry
@@ -20,6 +21,7 @@ from datasources.catalogue.records import (
     StockRecord,
 )
 from datasources.catalogue.view import CatalogueView
+from schema.batches import batch_field
 from schema.context import Context
 from schema.scalars import UtcDateTime
 
@@ -158,6 +160,18 @@ class MediaContent:
         return cls(file_name=record.file_name, content_type=record.content_type, content=Base64(record.content))
 
 
+async def _unit_prices(units: Sequence[PackagingUnit], context: Context) -> list[list[Price] | None]:
+    by_units = await context.catalogue.prices.load_many([(unit.article.id, unit.view) for unit in units])
+    return [
+        _price_list(unit.article.number, by_unit.get(unit.code)) for unit, by_unit in zip(units, by_units, strict=True)
+    ]
+
+
+async def _unit_stock(units: Sequence[PackagingUnit], context: Context) -> list[list[StockEntry]]:
+    stock = await context.catalogue.stock.load_many([unit.article.id for unit in units])
+    return [_stock_list(unit.article.number, records, unit.code) for unit, records in zip(units, stock, strict=True)]
+
+
 @strawberry.type(description="A packaging unit (Verpackungen entry, VPE) with its own prices and stock.")
 class PackagingUnit:
     code: str = strawberry.field(description="VPEinheit: id code.")
@@ -167,6 +181,12 @@ class PackagingUnit:
     weight_factor: float | None = strawberry.field(description="Gewicht: article to VPE weight factor.")
     weight: float | None = strawberry.field(description="VPEGewicht: weight of the VPE.")
     content_weight: float | None = strawberry.field(description="GewichtInhalt: weight of the content.")
+    prices: list[Price] | None = batch_field(
+        _unit_prices, description="Preis: price tiers of this unit; null when it has no price."
+    )
+    stock: list[StockEntry] = batch_field(
+        _unit_stock, description="Bestand: stock of this unit in released warehouses."
+    )
     article: strawberry.Private[ArticleRecord]
     view: strawberry.Private[CatalogueView]
 
@@ -184,16 +204,70 @@ class PackagingUnit:
             view=view,
         )
 
-    @strawberry.field(description="Preis: price tiers of this unit; null when it has no price.")
-    async def prices(self, info: strawberry.Info[Context]) -> list[Price] | None:
-        by_unit = await info.context.catalogue.prices.load((self.article.id, self.view))
-        tiers = by_unit.get(self.code)
-        return [Price.of(self.article.number, t) for t in tiers] if tiers else None
 
-    @strawberry.field(description="Bestand: stock of this unit in released warehouses.")
-    async def stock(self, info: strawberry.Info[Context]) -> list[StockEntry]:
-        records = await info.context.catalogue.stock.load(self.article.id)
-        return [StockEntry.of(self.article.number, r) for r in records if r.packaging_unit == self.code]
+def _price_list(article_number: str, tiers: list[PriceTier] | None) -> list[Price] | None:
+    return [Price.of(article_number, tier) for tier in tiers] if tiers else None
+
+
+def _stock_list(article_number: str, records: list[StockRecord], unit: str | None) -> list[StockEntry]:
+    return [StockEntry.of(article_number, r) for r in records if r.packaging_unit == unit]
+
+
+# The article's batch fields: each asks its loaders for the whole level of articles at once.
+
+
+async def _designations(articles: Sequence[Article], context: Context) -> list[str | None]:
+    return await context.catalogue.designation.load_many([(a.record.id, a.view.language) for a in articles])
+
+
+async def _attributes(articles: Sequence[Article], context: Context) -> list[list[Attribute]]:
+    found = await context.catalogue.attributes.load_many([a.record.id for a in articles])
+    return [[Attribute.of(record) for record in records] for records in found]
+
+
+async def _has_packaging_units(articles: Sequence[Article], context: Context) -> list[bool]:
+    return [p.has_units for p in await context.catalogue.packaging.load_many([a.record.id for a in articles])]
+
+
+async def _packaging_units(articles: Sequence[Article], context: Context) -> list[list[PackagingUnit] | None]:
+    found = await context.catalogue.packaging.load_many([a.record.id for a in articles])
+    return [
+        [PackagingUnit.of(a.record, a.view, unit) for unit in packaging.visible] if packaging.has_units else None
+        for a, packaging in zip(articles, found, strict=True)
+    ]
+
+
+async def _prices(articles: Sequence[Article], context: Context) -> list[list[Price] | None]:
+    loaders = context.catalogue
+    # Both asked for before either is awaited, so the units' prices of the whole page come in the same batch.
+    packaging_of = loaders.packaging.load_many([a.record.id for a in articles])
+    prices_of = loaders.prices.load_many([(a.record.id, a.view) for a in articles])
+    packaging, by_units = await packaging_of, await prices_of
+    return [
+        None if p.has_units else _price_list(a.record.number, by_unit.get(None))
+        for a, p, by_unit in zip(articles, packaging, by_units, strict=True)
+    ]
+
+
+async def _stock(articles: Sequence[Article], context: Context) -> list[list[StockEntry] | None]:
+    loaders = context.catalogue
+    packaging_of = loaders.packaging.load_many([a.record.id for a in articles])
+    stock_of = loaders.stock.load_many([a.record.id for a in articles])
+    packaging, stock = await packaging_of, await stock_of
+    return [
+        None if p.has_units else _stock_list(a.record.number, records, None)
+        for a, p, records in zip(articles, packaging, stock, strict=True)
+    ]
+
+
+async def _declarations(articles: Sequence[Article], context: Context) -> list[list[Declaration]]:
+    found = await context.catalogue.declarations.load_many([a.record.id for a in articles])
+    return [[Declaration.of(a.record.number, r) for r in records] for a, records in zip(articles, found, strict=True)]
+
+
+async def _media(articles: Sequence[Article], context: Context) -> list[list[Media]]:
+    found = await context.catalogue.media.load_many([a.record.id for a in articles])
+    return [[Media.of(a.record, r) for r in records] for a, records in zip(articles, found, strict=True)]
 
 
 @strawberry.type(description="An exposed article (Artikel): one with the RESTWEBSHOP attribute.")
@@ -211,6 +285,33 @@ class Article:
     weight: float | None = strawberry.field(description="ArtGewicht: weight in kg.")
     modified_at: UtcDateTime = strawberry.field(description="GeaendertAmUTC: last modification.")
     currency: str = strawberry.field(description="WaehrAbk: currency of the prices (ISO 4217).")
+    designation: str | None = batch_field(
+        _designations, description="ArtBez: designation in the output language, else in German."
+    )
+    attributes: list[Attribute] = batch_field(_attributes, description="attributes: the article's PHKey attributes.")
+    has_packaging_units: bool = batch_field(
+        _has_packaging_units,
+        description="HatVPE: the article has packaging units (then prices and stock are theirs).",
+    )
+    packaging_units: list[PackagingUnit] | None = batch_field(
+        _packaging_units,
+        description="Verpackungen: the packaging units WEBSHOPVPE lets through (all when it is empty); "
+        "null when the article has none.",
+    )
+    prices: list[Price] | None = batch_field(
+        _prices,
+        description="Preis: price tiers of the base unit; null when there is none or the article has "
+        "packaging units (their prices hang under packagingUnits).",
+    )
+    stock: list[StockEntry] | None = batch_field(
+        _stock,
+        description="Bestand: stock of the base unit in released warehouses; null when the article has "
+        "packaging units (their stock hangs under packagingUnits).",
+    )
+    declarations: list[Declaration] = batch_field(
+        _declarations, description="Deklaration: origin declarations, in every language there is one."
+    )
+    media: list[Media] = batch_field(_media, description="ArtikelMedia: the article's media records.")
     record: strawberry.Private[ArticleRecord]
     view: strawberry.Private[CatalogueView]
 
@@ -233,63 +334,6 @@ class Article:
             record=record,
             view=view,
         )
-
-    @strawberry.field(description="ArtBez: designation in the output language, else in German.")
-    async def designation(self, info: strawberry.Info[Context]) -> str | None:
-        return await info.context.catalogue.designation.load((self.record.id, self.view.language))
-
-    @strawberry.field(description="attributes: the article's PHKey attributes.")
-    async def attributes(self, info: strawberry.Info[Context]) -> list[Attribute]:
-        return [Attribute.of(a) for a in await info.context.catalogue.attributes.load(self.record.id)]
-
-    @strawberry.field(description="HatVPE: the article has packaging units (then prices and stock are theirs).")
-    async def has_packaging_units(self, info: strawberry.Info[Context]) -> bool:
-        return (await info.context.catalogue.packaging.load(self.record.id)).has_units
-
-    @strawberry.field(
-        description="Verpackungen: the packaging units WEBSHOPVPE lets through (all when it is empty); "
-        "null when the article has none."
-    )
-    async def packaging_units(self, info: strawberry.Info[Context]) -> list[PackagingUnit] | None:
-        packaging = await info.context.catalogue.packaging.load(self.record.id)
-        if not packaging.has_units:
-            return None
-        return [PackagingUnit.of(self.record, self.view, unit) for unit in packaging.visible]
-
-    @strawberry.field(
-        description="Preis: price tiers of the base unit; null when there is none or the article has "
-        "packaging units (their prices hang under packagingUnits)."
-    )
-    async def prices(self, info: strawberry.Info[Context]) -> list[Price] | None:
-        loaders = info.context.catalogue
-        # Both requested before either is awaited, so the units' prices of the whole page come in the same
-        # batch (and without asyncio.gather's cost: the futures are awaited one after the other).
-        packaging_of = loaders.packaging.load(self.record.id)
-        prices_of = loaders.prices.load((self.record.id, self.view))
-        packaging, by_unit = await packaging_of, await prices_of
-        tiers = None if packaging.has_units else by_unit.get(None)
-        return [Price.of(self.record.number, t) for t in tiers] if tiers else None
-
-    @strawberry.field(
-        description="Bestand: stock of the base unit in released warehouses; null when the article has "
-        "packaging units (their stock hangs under packagingUnits)."
-    )
-    async def stock(self, info: strawberry.Info[Context]) -> list[StockEntry] | None:
-        loaders = info.context.catalogue
-        packaging_of, stock_of = loaders.packaging.load(self.record.id), loaders.stock.load(self.record.id)
-        packaging, records = await packaging_of, await stock_of
-        if packaging.has_units:
-            return None
-        return [StockEntry.of(self.record.number, r) for r in records if r.packaging_unit is None]
-
-    @strawberry.field(description="Deklaration: origin declarations, in every language there is one.")
-    async def declarations(self, info: strawberry.Info[Context]) -> list[Declaration]:
-        records = await info.context.catalogue.declarations.load(self.record.id)
-        return [Declaration.of(self.record.number, r) for r in records]
-
-    @strawberry.field(description="ArtikelMedia: the article's media records.")
-    async def media(self, info: strawberry.Info[Context]) -> list[Media]:
-        return [Media.of(self.record, r) for r in await info.context.catalogue.media.load(self.record.id)]
 
 
 @strawberry.type(description="A page of articles (ArtikelListe).")

@@ -29,13 +29,15 @@ from graphql import (
 from graphql.execution.collect_fields import CollectedFields, FieldDetails, collect_fields, collect_subfields
 from graphql.pyutils import Path, is_iterable
 
+from schema.batches import batch_of
+from schema.execution.builders import Build, leaf_builder
 from schema.execution.errors import Diverged, Unsupported
 from schema.execution.leaves import leaf_output, null_message
 from schema.execution.plan import Complete, ItemSite, Leaf, ObjectPlan, ResolvedField
-from schema.execution.resolvers import FieldSite, attribute_getter, resolver
+from schema.execution.resolvers import FieldSite, attribute_getter, attribute_name, resolver
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from graphql.execution import Executor
     from strawberry.schema import Schema as StrawberrySchema
@@ -75,7 +77,7 @@ class Compiler:
         if collected.new_defer_usages or collected.forbidden_directive_instances:
             raise Unsupported("@defer or @stream")
         typenames: list[str] = []
-        leaves: dict[str, list[Leaf]] = {"exact": [], GraphQLInt.name: [], GraphQLFloat.name: []}
+        leaves: list[tuple[str, Leaf]] = []
         fields: list[ResolvedField] = []
         in_order: list[Leaf | ResolvedField | str] = []
         for key, details in collected.grouped_field_set.items():
@@ -94,27 +96,25 @@ class Compiler:
             site = FieldSite(field_def, [d.node for d in details], object_type)
             leaf = self._leaf(key, site)
             if leaf is not None:
-                kind, plan = leaf
-                leaves[kind].append(plan)
-                in_order.append(plan)
+                leaves.append(leaf)
+                in_order.append(leaf[1])
             else:
                 field = self._resolved_field(key, site, details)
                 fields.append(field)
                 in_order.append(field)
+        keys = tuple(collected.grouped_field_set)
         return ObjectPlan(
             object_type.name,
-            tuple(collected.grouped_field_set),
+            keys,
             tuple(typenames),
-            tuple(leaves["exact"]),
-            tuple(leaves[GraphQLInt.name]),
-            tuple(leaves[GraphQLFloat.name]),
+            leaf_builder(object_type.name, keys, typenames, leaves),
             tuple(fields),
             tuple(in_order),
             {field.key: field for field in fields},
         )
 
     def _leaf(self, key: str, site: FieldSite) -> tuple[str, Leaf] | None:
-        """(the ObjectPlan group it goes in, the leaf) for a plain scalar or enum attribute; else None."""
+        """(its kind: Int, Float or exact; the leaf) for a plain scalar or enum attribute; else None."""
         field_type = site.field_def.type
         non_null = isinstance(field_type, GraphQLNonNull)
         named = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
@@ -125,7 +125,7 @@ class Compiler:
             return None
         exact, output = leaf_output(named, non_null, site.parent_type.name, site.field_name)
         kind = named.name if named in (GraphQLInt, GraphQLFloat) else "exact"
-        return kind, Leaf(key, get, exact, output, site.nodes, non_null)
+        return kind, Leaf(key, get, exact, output, site.nodes, non_null, attribute_name(site, self.schema))
 
     def _resolved_field(self, key: str, site: FieldSite, details: list[FieldDetails]) -> ResolvedField:
         output_type = site.field_def.type
@@ -137,7 +137,8 @@ class Compiler:
                 key, lambda source, run, path: get(source), complete, False, site.nodes, non_null, output_type, plan
             )
         resolve, always_awaitable = resolver(site, self.schema)
-        return ResolvedField(key, resolve, complete, always_awaitable, site.nodes, non_null, output_type, plan)
+        batch = batch_of(site.strawberry_field)
+        return ResolvedField(key, resolve, complete, always_awaitable, site.nodes, non_null, output_type, plan, batch)
 
     def _completion(
         self, output_type: GraphQLOutputType, details: list[FieldDetails], site: FieldSite
@@ -167,10 +168,15 @@ class Compiler:
         item_site = ItemSite(complete_item, site.nodes, item_non_null)
         named = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
         if not is_leaf_type(named):
+            # Objects with nothing but leaves (prices, stock entries): each built at once, without a path.
+            build = plan.build if plan is not None and not plan.fields else None
 
             def values(value: Any, path: Path, run: Run) -> Any:
                 items = value if value.__class__ is list else items_of(value, run)
-                return None if items is None else run.items(items, item_site, path)
+                if items is None:
+                    return None
+                built = None if build is None else _built(build, items)
+                return run.items(items, item_site, path) if built is None else built
 
             return values, plan
         exact, output = leaf_output(named, item_non_null, site.parent_type.name, site.field_name)
@@ -222,6 +228,15 @@ class Compiler:
             return run.object(plan, value, path)
 
         return complete, plan
+
+
+def _built(build: Build, items: Sequence[Any]) -> list[dict[str, Any]] | None:
+    """Every item built at once; None when one fails, is null or is awaited: the list is then completed item
+    by item, each error located at its item."""
+    try:
+        return [build(item) for item in items]
+    except Exception:
+        return None
 
 
 def _items_of(site: FieldSite, non_null: bool) -> Callable[[Any, Run], list[Any] | tuple[Any, ...] | None]:

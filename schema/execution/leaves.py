@@ -29,7 +29,7 @@ GRAPHQL_MIN_INT = -2_147_483_648
 Output = Callable[[Any], Any]
 
 
-class _Never:
+class Never:
     """A type no value has: the exact-type test always fails and the output function decides."""
 
 
@@ -46,7 +46,7 @@ def leaf_output(leaf_type: GraphQLLeafType, non_null: bool, parent_type: str, fi
     """(exact type, output function) of a leaf of type `leaf_type` (NonNull when `non_null`) of the field
     `parent_type.field_name`."""
     coerce = leaf_type.coerce_output_value
-    exact = _PASS_THROUGH.get(leaf_type, _Never)
+    exact = _PASS_THROUGH.get(leaf_type, Never)
     if leaf_type is GraphQLInt:
         fast: Output | None = _int
     elif leaf_type is GraphQLFloat:

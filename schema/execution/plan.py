@@ -6,8 +6,10 @@ response keys in graphql-core's order and, per key, the cheapest way to produce 
 
 - a `Leaf`: a field without a resolver whose type is a scalar or enum: attribute access, then the value
   itself when it already is what the scalar outputs (tested inline: the exact class; for Int and Float
-  also the range), else the scalar's output function;
-- a `ResolvedField`: everything else (custom resolvers, nested objects, lists), with its completion.
+  also the range), else the scalar's output function; an object's leaves are done by one function
+  generated for its plan (builders.py);
+- a `ResolvedField`: everything else (custom resolvers, nested objects, lists), with its completion; a
+  batch field (schema/batches.py) is resolved by one call for every object of its level that selects it.
 
 Each also carries what an error there needs: the field's nodes (the error's `locations`) and whether the
 position is non-null (the error then nulls the nearest nullable position above it instead).
@@ -21,6 +23,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from graphql import FieldNode, GraphQLOutputType
 from graphql.pyutils import Path
+
+from schema.batches import Many
 
 if TYPE_CHECKING:
     from schema.execution.run import Run
@@ -38,6 +42,7 @@ class Leaf(NamedTuple):
     output: Callable[[Any], Any]
     nodes: list[FieldNode]
     non_null: bool
+    attribute: str | None  # the attribute `get` reads, where it reads one by name (getattr)
 
 
 class ResolvedField(NamedTuple):
@@ -49,6 +54,7 @@ class ResolvedField(NamedTuple):
     non_null: bool
     output_type: GraphQLOutputType
     plan: ObjectPlan | None  # the plan of the objects it completes to, if any (lists of them too)
+    batch: Many | None = None  # a batch field's function: (objects, context) -> one value per object
 
 
 class ItemSite(NamedTuple):
@@ -64,9 +70,8 @@ class ObjectPlan:
     type_name: str
     keys: tuple[str, ...]  # every response key, in graphql-core's order
     typenames: tuple[str, ...]  # keys answered with `__typename`
-    leaves: tuple[Leaf, ...]  # values of an exact type pass as they are (String, ID, Boolean)
-    ints: tuple[Leaf, ...]  # Int: an int within 32 bits passes
-    floats: tuple[Leaf, ...]  # Float: a finite float passes
+    # The object's dict with its leaves and `__typename`s done (builders.py); raises where a leaf fails.
+    build: Callable[[Any], dict[str, Any]]
     fields: tuple[ResolvedField, ...]
     # Every key's entry in graphql-core's order (a str: `__typename`): when a leaf fails, the object is
     # completed again in this order, so that its errors come, and stop it, where graphql-core's would.

@@ -80,6 +80,15 @@ def attribute_getter(site: FieldSite, schema: StrawberrySchema) -> Callable[[Any
     return lambda source: default(source, name)
 
 
+def attribute_name(site: FieldSite, schema: StrawberrySchema) -> str | None:
+    """The attribute a field's getter reads by name: for inline access (builders.py); None when the
+    schema's default resolver is not getattr."""
+    field = site.strawberry_field
+    if field is None or schema.config.default_resolver is not getattr or not field.python_name.isidentifier():
+        return None
+    return field.python_name
+
+
 def resolver(site: FieldSite, schema: StrawberrySchema) -> tuple[Resolve, bool]:
     """(resolve, always awaitable) for a field that is not a plain attribute."""
     field = site.strawberry_field

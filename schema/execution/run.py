@@ -41,9 +41,8 @@ from graphql.execution import Executor
 from graphql.execution.executor import CollectedErrors
 from graphql.pyutils import Path
 
+from schema.batches import checked
 from schema.execution.driver import settle
-from schema.execution.leaves import GRAPHQL_MAX_INT as INT_MAX
-from schema.execution.leaves import GRAPHQL_MIN_INT as INT_MIN
 from schema.execution.nulls import Gathers, Position, nearest_nullable
 from schema.execution.plan import ItemSite, Leaf, ObjectPlan, ResolvedField
 
@@ -53,10 +52,11 @@ _Later = tuple[int, int, Path, GraphQLError, Position | None]
 
 
 class _Pending(NamedTuple):
-    awaitable: Awaitable[Any]
+    awaitable: Awaitable[Any] | None  # None: a batch field's value, asked for with its level (`source`)
     site: ResolvedField | ItemSite
     target: Any  # the dict (of a field) or list (of an item) its value goes in, at path.key
     path: Path
+    source: Any = None  # a batch field's object
 
 
 class Run:
@@ -86,20 +86,8 @@ class Run:
         return self.data
 
     def object(self, plan: ObjectPlan, source: Any, path: Path | None) -> dict[str, Any]:
-        result = dict.fromkeys(plan.keys)
-        for key in plan.typenames:
-            result[key] = plan.type_name
         try:
-            for key, get, exact, output, _, _ in plan.leaves:
-                value = get(source)
-                result[key] = value if value.__class__ is exact else output(value)
-            for key, get, _, output, _, _ in plan.ints:
-                value = get(source)
-                result[key] = value if value.__class__ is int and INT_MIN <= value <= INT_MAX else output(value)
-            for key, get, _, output, _, _ in plan.floats:
-                value = get(source)
-                # x - x == 0.0 holds for a finite float only (inf - inf and NaN - NaN are NaN)
-                result[key] = value if value.__class__ is float and value - value == 0.0 else output(value)
+            result = plan.build(source)
         except Exception:
             # No resolver has been called yet: complete the object again in graphql-core's order, so
             # that its errors come in that order and one that nulls it stops it where graphql-core's would.
@@ -108,6 +96,9 @@ class Run:
             type_name = plan.type_name
             for field in plan.fields:
                 field_path = Path(path, field.key, type_name)
+                if field.batch is not None:
+                    self.pending.append(_Pending(None, field, result, field_path, source))
+                    continue
                 try:
                     value = field.resolve(source, self, field_path)
                     if field.always_awaitable or self.is_awaitable(value):
@@ -126,6 +117,9 @@ class Run:
                 result[entry] = type_name
                 continue
             field_path = Path(path, entry.key, type_name)
+            if isinstance(entry, ResolvedField) and entry.batch is not None:
+                self.pending.append(_Pending(None, entry, result, field_path, source))
+                continue
             try:
                 if isinstance(entry, Leaf):
                     value = entry.get(source)
@@ -173,25 +167,54 @@ class Run:
         errors = self.errors
         if errors.errors:
             level = self._outside_nulls(level)
-        settled = await settle([p.awaitable for p in level])
+        awaitables, answers = self._started(level)
+        settled = await settle(awaitables)
         results, start = settled.results, 0
         for end in settled.waves:
             later: list[_Later] = []
             for index in settled.order[start:end]:
-                pending = level[index]
-                if errors.errors and errors.has_nulled_position(pending.path):
-                    continue  # nulled while it ran: neither its value nor its error is wanted
-                value = results[index]
-                try:
-                    if isinstance(value, BaseException):
-                        raise value  # its resolver raised (a CancelledError cancels the operation, as in graphql-core)
-                    pending.target[pending.path.key] = pending.site.complete(value, pending.path, self)
-                except Exception as raw:
-                    self._awaited_failed(raw, pending, later)
+                for pending, value in _answered(level, answers[index], results[index]):
+                    self._complete_awaited(pending, value, later)
             for _, _, path, error, nearest in sorted(later, key=lambda entry: entry[:2]):
                 if not errors.has_nulled_position(path):
                     self._null(nearest, error)
             start = end
+
+    def _started(self, level: Sequence[_Pending]) -> tuple[list[Awaitable[Any]], list[int | list[int]]]:
+        """The level's awaitables, and for each the pending values it answers: its own, or a batch field's
+        (one call for every object of the level that selects the field, after the other awaitables)."""
+        awaitables: list[Awaitable[Any]] = []
+        answers: list[int | list[int]] = []
+        batches: dict[int, tuple[ResolvedField, list[int]]] = {}
+        for index, pending in enumerate(level):
+            if pending.awaitable is not None:
+                awaitables.append(pending.awaitable)
+                answers.append(index)
+                continue
+            field = pending.site
+            assert isinstance(field, ResolvedField)
+            batches.setdefault(id(field), (field, []))[1].append(index)
+        context = self.executor.context_value
+        for field, members in batches.values():
+            assert field.batch is not None
+            awaitables.append(field.batch([level[index].source for index in members], context))
+            answers.append(members)
+        return awaitables, answers
+
+    def _complete_awaited(self, pending: _Pending, value: Any, later: list[_Later]) -> None:
+        errors = self.errors
+        if errors.errors and errors.has_nulled_position(pending.path):
+            return  # nulled while it ran: neither its value nor its error is wanted
+        if isinstance(value, BaseException):  # its resolver raised
+            if not isinstance(value, Exception):
+                raise value  # a CancelledError cancels the operation, as in graphql-core
+            # Not raised again: a batch's error is every object's, and each raise would lengthen its traceback.
+            self._awaited_failed(value, pending, later)
+            return
+        try:
+            pending.target[pending.path.key] = pending.site.complete(value, pending.path, self)
+        except Exception as raw:
+            self._awaited_failed(raw, pending, later)
 
     def _awaited_failed(self, raw: Exception, pending: _Pending, later: list[_Later]) -> None:
         """An awaited value's error. One at a non-null position nulls the nearest nullable position above it,
@@ -231,6 +254,21 @@ class Run:
             else:
                 live.append(pending)
         return live
+
+
+def _answered(level: Sequence[_Pending], answers: int | list[int], result: Any) -> list[tuple[_Pending, Any]]:
+    """(pending value, its result) for what one awaitable answered: a value, or a batch's values in the order
+    of its objects (its error, each object's)."""
+    if isinstance(answers, int):
+        return [(level[answers], result)]
+    if not isinstance(result, BaseException):
+        try:
+            values = checked(result, len(answers))
+        except TypeError as error:  # not one value per object
+            result = error
+        else:
+            return list(zip((level[index] for index in answers), values, strict=True))
+    return [(level[index], result) for index in answers]
 
 
 def _discard(pending: Sequence[_Pending]) -> None:

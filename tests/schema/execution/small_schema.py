@@ -7,13 +7,15 @@ of errors, is then fixed and can be compared exactly.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 import strawberry
 
 from datasources.statistics import QueryStats, current_stats
+from schema.batches import FieldBatches, batch_field
 from schema.execution import COMPILED
 from schema.schema import Schema
 from tests.schema.execution.differential import Counted, counting, response
@@ -23,6 +25,58 @@ from tests.schema.execution.differential import Counted, counting, response
 class Colour(Enum):
     RED = "red"
     BLUE = "blue"
+
+
+class SmallContext:
+    """What batch fields need of a context: the request's batches (for graphql-core), and its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []  # (batch function, objects) of every call
+
+    @cached_property
+    def batches(self) -> FieldBatches:
+        return FieldBatches(self)
+
+
+# Batch fields: one call for many items. Each notes its call, so that a test can tell how many were made.
+
+
+async def _shout(items: Sequence[Item], context: SmallContext) -> list[str]:
+    context.calls.append(("shout", len(items)))
+    return [f"{item.name.upper()}!" for item in items]
+
+
+async def _later(items: Sequence[Item], context: SmallContext) -> list[str | None]:
+    await asyncio.sleep(0.01)  # as after a query
+    return [item.maybe for item in items]
+
+
+async def _friend(items: Sequence[Item], context: SmallContext) -> list[Item | None]:
+    context.calls.append(("friend", len(items)))
+    found = {item.name: item for item in _items()}
+    return [found.get(chr(ord(item.name) + 1)) for item in items]
+
+
+async def _batch_broken(items: Sequence[Item], context: SmallContext) -> list[str | None]:
+    raise ValueError(f"{len(items)} items are broken")
+
+
+async def _batch_broken_later(items: Sequence[Item], context: SmallContext) -> list[str | None]:
+    await asyncio.sleep(0.01)
+    raise ValueError(f"{len(items)} items are broken later")
+
+
+async def _some_broken(items: Sequence[Item], context: SmallContext) -> list[str | None]:
+    # An error returned as an item's value is that item's field error, as for any resolver.
+    return [ValueError(f"{item.name} is broken") if item.name in "bd" else item.name for item in items]  # type: ignore[misc]
+
+
+async def _batch_missing(items: Sequence[Item], context: SmallContext) -> list[str]:
+    return [None if item.name == "c" else item.name for item in items]  # type: ignore[misc]  # a null, non-null
+
+
+async def _too_few(items: Sequence[Item], context: SmallContext) -> list[str | None]:
+    return [item.name for item in items[1:]]  # not one value per item: a bug, every item's error
 
 
 @strawberry.type
@@ -129,6 +183,15 @@ class Item:
     def awaitable(self) -> str:
         return asyncio.sleep(0, result=self.name)  # type: ignore[return-value]  # a sync resolver's awaitable
 
+    shout: str = batch_field(_shout, description="Batch: the name, loud.")
+    later: str | None = batch_field(_later, description="Batch: maybe, after a wait.")
+    friend: Item | None = batch_field(_friend, description="Batch: the item named by the next letter.")
+    batch_broken: str | None = batch_field(_batch_broken, description="Batch: raises.")
+    batch_broken_later: str | None = batch_field(_batch_broken_later, description="Batch: raises after a wait.")
+    some_broken: str | None = batch_field(_some_broken, description="Batch: b's and d's values are errors.")
+    batch_missing: str = batch_field(_batch_missing, description="Batch: null for c, non-null.")
+    too_few: str | None = batch_field(_too_few, description="Batch: one value fewer than items.")
+
     @strawberry.field
     def streamed(self) -> list[str]:
         return _stream(self.tags)  # type: ignore[return-value]  # an async iterable: graphql-core's to complete
@@ -214,12 +277,14 @@ COMPILED_SCHEMA = counting(Schema(query=Query))
 REFERENCE_SCHEMA = Schema(query=Query, compiled=False)
 
 
-async def run(schema: Schema, document: str, variables: dict[str, Any] | None) -> tuple[bytes, list[str], list[str]]:
+async def run(
+    schema: Schema, document: str, variables: dict[str, Any] | None, context: SmallContext | None = None
+) -> tuple[bytes, list[str], list[str]]:
     stats = QueryStats()
     token = current_stats.set(stats)
     try:
         with Counted() as counted:
-            result = await schema.execute(document, variable_values=variables)
+            result = await schema.execute(document, variable_values=variables, context_value=context or SmallContext())
     finally:
         current_stats.reset(token)
     return response(result), stats.graphql_paths, counted.runs
