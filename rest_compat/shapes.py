@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, TypeAlias
 
 from rest_compat.errors import ApiError
+from rest_compat.reshaping import FIELD, GROUP, LINKS, Reshape, Step, reshaper
 
 Link: TypeAlias = dict[str, str]
 
@@ -93,52 +94,25 @@ class Shape:
                 parts.setdefault(entry.source, entry.source)
         return parts
 
+    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+        """The GraphQL object `obj` as the specification's object; links start with `base_url`."""
+        return self._reshape(obj, base_url)
+
     @cached_property
-    def _steps(self) -> tuple[_Step, ...]:
-        # The entries as flat tuples, decided once: reshape runs for every object of a page.
-        steps: list[_Step] = []
+    def _reshape(self) -> Reshape:
+        # Generated once per shape (reshaping.py): reshape runs for every object of a page.
+        steps: list[Step] = []
         for name, entry in self.fields.items():
             if isinstance(entry, Links):
-                steps.append((name, _LINKS, "", entry.build, False, None, False))
+                steps.append(Step(name, LINKS, "", entry.build, False, None, None))
             elif isinstance(entry, Group):
-                steps.append((name, _GROUP, "", None, False, entry.shape, False))
+                steps.append(Step(name, GROUP, "", None, False, entry.shape._reshape, None))
             else:
-                steps.append(
-                    (name, _FIELD, entry.source, entry.convert, entry.omit_null, entry.shape, entry.null_record)
-                )
-        return tuple(steps)
-
-    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name, kind, source, call, omit_null, shape, null_record in self._steps:
-            if kind is _LINKS:
-                out[name] = call(obj, base_url)  # type: ignore[misc]
-                continue
-            if kind is _GROUP:
-                out[name] = shape.reshape(obj, base_url)  # type: ignore[union-attr]
-                continue
-            value = obj[source]
-            if value is None:
-                if null_record and shape is not None:
-                    out[name] = dict.fromkeys(shape.fields)
-                elif not omit_null:
-                    out[name] = None
-                continue
-            if shape is not None:
-                value = (
-                    [shape.reshape(item, base_url) for item in value]
-                    if isinstance(value, list)
-                    else shape.reshape(value, base_url)
-                )
-            elif call is not None:
-                value = call(value)
-            out[name] = value
-        return out
-
-
-_FIELD, _LINKS, _GROUP = 0, 1, 2
-# (REST name, kind, GraphQL field, convert or links builder, omit null, nested shape, null as empty record)
-_Step: TypeAlias = tuple[str, int, str, Callable[..., Any] | None, bool, "Shape | None", bool]
+                nested = entry.shape
+                record = tuple(nested.fields) if entry.null_record and nested is not None else None
+                shape = None if nested is None else nested._reshape
+                steps.append(Step(name, FIELD, entry.source, entry.convert, entry.omit_null, shape, record))
+        return reshaper(steps)
 
 
 def yes_no(value: bool) -> str:
