@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from graphql import GraphQLError, located_error
@@ -49,6 +50,10 @@ from schema.execution.plan import ItemSite, Leaf, ObjectPlan, ResolvedField
 Site = ResolvedField | ItemSite | Leaf  # a position: its nodes, whether it is non-null, how it completes
 # An error to null a position with after its wave: (gathers crossed, arrival, path, error, the position)
 _Later = tuple[int, int, Path, GraphQLError, Position | None]
+
+
+# Path(prev, key, typename) without the NamedTuple's Python-level __new__: a page makes some ten thousand.
+_path: Callable[[tuple[Path | None, str | int, str | None]], Path] = partial(tuple.__new__, Path)
 
 
 class _Pending(NamedTuple):
@@ -95,7 +100,7 @@ class Run:
         if plan.fields:
             type_name = plan.type_name
             for field in plan.fields:
-                field_path = Path(path, field.key, type_name)
+                field_path = _path((path, field.key, type_name))
                 if field.batch is not None:
                     self.pending.append(_Pending(None, field, result, field_path, source))
                     continue
@@ -116,7 +121,7 @@ class Run:
             if isinstance(entry, str):
                 result[entry] = type_name
                 continue
-            field_path = Path(path, entry.key, type_name)
+            field_path = _path((path, entry.key, type_name))
             if isinstance(entry, ResolvedField) and entry.batch is not None:
                 self.pending.append(_Pending(None, entry, result, field_path, source))
                 continue
@@ -141,7 +146,7 @@ class Run:
         is_awaitable = self.is_awaitable
         completed: list[Any] = []
         for index, item in enumerate(items):
-            item_path = Path(path, index, None)
+            item_path = _path((path, index, None))
             if is_awaitable(item):
                 completed.append(None)
                 self.pending.append(_Pending(item, site, completed, item_path))
@@ -173,8 +178,11 @@ class Run:
         for end in settled.waves:
             later: list[_Later] = []
             for index in settled.order[start:end]:
-                for pending, value in _answered(level, answers[index], results[index]):
-                    self._complete_awaited(pending, value, later)
+                answer = answers[index]
+                if isinstance(answer, int):
+                    self._complete_awaited(level[answer], results[index], later)
+                else:
+                    self._complete_batch(level, answer, results[index], later)
             for _, _, path, error, nearest in sorted(later, key=lambda entry: entry[:2]):
                 if not errors.has_nulled_position(path):
                     self._null(nearest, error)
@@ -216,6 +224,31 @@ class Run:
         except Exception as raw:
             self._awaited_failed(raw, pending, later)
 
+    def _complete_batch(self, level: Sequence[_Pending], members: list[int], result: Any, later: list[_Later]) -> None:
+        """A batch field's values, each completed at its object's position, in the order of the objects; its
+        error, or an answer that is not one value per object, is each object's."""
+        if not isinstance(result, BaseException):
+            try:
+                result = checked(result, len(members))
+            except TypeError as error:
+                result = error
+        if isinstance(result, BaseException):
+            for index in members:
+                self._complete_awaited(level[index], result, later)
+            return
+        errors = self.errors
+        complete = level[members[0]].site.complete
+        for index, value in zip(members, result, strict=True):
+            pending = level[index]
+            if isinstance(value, BaseException) or errors.errors:
+                self._complete_awaited(pending, value, later)
+                continue
+            path = pending.path
+            try:
+                pending.target[path.key] = complete(value, path, self)
+            except Exception as raw:
+                self._awaited_failed(raw, pending, later)
+
     def _awaited_failed(self, raw: Exception, pending: _Pending, later: list[_Later]) -> None:
         """An awaited value's error. One at a non-null position nulls the nearest nullable position above it,
         in place (its ancestors are built): at once, or after the other errors of its wave when graphql-core
@@ -254,21 +287,6 @@ class Run:
             else:
                 live.append(pending)
         return live
-
-
-def _answered(level: Sequence[_Pending], answers: int | list[int], result: Any) -> list[tuple[_Pending, Any]]:
-    """(pending value, its result) for what one awaitable answered: a value, or a batch's values in the order
-    of its objects (its error, each object's)."""
-    if isinstance(answers, int):
-        return [(level[answers], result)]
-    if not isinstance(result, BaseException):
-        try:
-            values = checked(result, len(answers))
-        except TypeError as error:  # not one value per object
-            result = error
-        else:
-            return list(zip((level[index] for index in answers), values, strict=True))
-    return [(level[index], result) for index in answers]
 
 
 def _discard(pending: Sequence[_Pending]) -> None:
