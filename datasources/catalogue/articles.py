@@ -81,11 +81,27 @@ def _record(row: Row) -> ArticleRecord:
     return ArticleRecord(*row)
 
 
-_BY_NUMBER = Query(_select_articles().where(Article.number == bindparam("number")))
+def _by_number(language: str | BindParameter[str] | None) -> Query:
+    """One article; with a language, with its ArtBez as output in it (its sort key, "" for none), as a page."""
+    stmt = _select_articles()
+    if language is not None:
+        stmt = with_sort_keys(stmt.add_columns(ArticleSortKey.designation), language)
+    return Query(stmt.where(Article.number == bindparam("number")))
 
 
-async def article_by_number(reads: Reads, number: str) -> ArticleRecord | None:
-    rows = await reads.rows(_BY_NUMBER, number=number)
+_BY_NUMBER = _by_number(None)
+_BY_NUMBER_IN_GERMAN = _by_number(GERMAN)
+_BY_NUMBER_IN = _by_number(bindparam("language", type_=String()))
+
+
+async def article_by_number(reads: Reads, number: str, language: str | None = None) -> ArticleRecord | None:
+    """The exposed article `number`; with `language` (the output language), its designation read with it."""
+    if language is None:
+        rows = await reads.rows(_BY_NUMBER, number=number)
+    elif language == GERMAN:
+        rows = await reads.rows(_BY_NUMBER_IN_GERMAN, number=number)
+    else:
+        rows = await reads.rows(_BY_NUMBER_IN, number=number, language=language)
     return _record(rows[0]) if rows else None
 
 

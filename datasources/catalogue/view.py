@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, true
 
 from datasources import iso
 from datasources.errors import NotFound
@@ -24,9 +23,30 @@ class CatalogueView:
     price_list_ids: tuple[int, ...]
 
 
-_LEADING_CURRENCY = Query(select(Currency.code).where(Currency.is_leading))
-_PRICE_LISTS = Query(select(PriceList.id, PriceList.list_type, PriceList.is_default))
-_CUSTOMER = Query(select(Customer.language, Customer.price_list_type).where(Customer.number == bindparam("number")))
+# Everything a view needs in one statement: the leading currency (unique, or none) beside every price list,
+# one row when there is none; with a customer number, the customer beside them too (NULLs: no such customer).
+_LEADING = select(Currency.code).where(Currency.is_leading).scalar_subquery()
+
+
+def _view_query(customer: bool) -> Query:
+    view = select(_LEADING.label("leading")).subquery("view")
+    columns = [view.c.leading, PriceList.id, PriceList.list_type, PriceList.is_default]
+    stmt = select(*columns).select_from(view)
+    if customer:
+        stmt = stmt.add_columns(Customer.number, Customer.language, Customer.price_list_type).outerjoin(
+            Customer, Customer.number == bindparam("number")
+        )
+    return Query(stmt.outerjoin(PriceList, true()).order_by(PriceList.id))
+
+
+_VIEW = _view_query(customer=False)
+_CUSTOMER_VIEW = _view_query(customer=True)
+
+
+def output_language(language: str | None) -> str:
+    """The output language asked for (adrsprache), checked; German by default. A customer's own language
+    wins over it (resolve_view)."""
+    return iso.language(language, field="language") if language else DEFAULT_LANGUAGE
 
 
 async def resolve_view(
@@ -36,20 +56,20 @@ async def resolve_view(
     currency: str | None = None,
     customer_number: str | None = None,
 ) -> CatalogueView:
-    lang = iso.language(language, field="language") if language else DEFAULT_LANGUAGE
+    lang = output_language(language)
     code = iso.currency(currency, field="currency") if currency else None
     customer_list_type: str | None = None
-    if customer_number is not None:
-        found = await reads.rows(_CUSTOMER, number=customer_number)
-        if not found:
+    if customer_number is None:
+        rows = await reads.rows(_VIEW)
+    else:
+        rows = await reads.rows(_CUSTOMER_VIEW, number=customer_number)
+        found, customer_language, customer_list_type = rows[0][4:7]
+        if found is None:
             raise NotFound(f"customer {customer_number!r} does not exist", field="customerNumber")
-        # The customer's own language has priority over the one asked for.
-        lang, customer_list_type = found[0]
-    # Asked for together: one batch (datasources/reads).
-    wanted = [reads.rows(_PRICE_LISTS)] if code else [reads.rows(_PRICE_LISTS), reads.rows(_LEADING_CURRENCY)]
-    lists, *leading = await asyncio.gather(*wanted)
+        lang = customer_language  # the customer's own language has priority over the one asked for
     if code is None:
-        code = leading[0][0][0] if leading[0] else "CHF"
+        code = rows[0][0] or "CHF"
+    lists = [row[1:4] for row in rows if row[1] is not None]
     return CatalogueView(lang, code, _price_list_chain(lists, customer_list_type))
 
 

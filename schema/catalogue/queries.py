@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Annotated
 
 import strawberry
 
 from datasources.catalogue import articles, media, ordering
 from datasources.catalogue.articles import ArticleQuery
-from datasources.catalogue.view import resolve_view
+from datasources.catalogue.records import ArticleRecord
+from datasources.catalogue.view import output_language, resolve_view
 from datasources.errors import InvalidInput
 from schema.catalogue.inputs import ArticleFilterInput, ArticleSortInput
 from schema.catalogue.types import Article, ArticlePage, MediaContent
@@ -49,6 +51,15 @@ def _page_size(info: strawberry.Info[Context], limit: int | None) -> int | None:
     return limit
 
 
+def _prime_designations(info: strawberry.Info[Context], records: Iterable[ArticleRecord], language: str) -> None:
+    """The designations read with the articles are the designation loader's answers; "" (none at all) and
+    None (not read) are left to it."""
+    designations = info.context.catalogue.designation
+    for record in records:
+        if record.designation:
+            designations.prime((record.id, language), record.designation)
+
+
 @strawberry.type
 class CatalogueQuery:
     @strawberry.field(description="Exposed articles (ArtikelListe).", permission_classes=[CanReadCatalogue])
@@ -80,10 +91,7 @@ class CatalogueQuery:
             offset=offset,
         )
         found = await articles.find_articles(reads, query)
-        designations = info.context.catalogue.designation
-        for record in found.records:
-            if record.designation:  # read with the page; "" (none at all) is left to the loader
-                designations.prime((record.id, view.language), record.designation)
+        _prime_designations(info, found.records, view.language)
         items = [Article.of(r, view) for r in found.records]
         return ArticlePage(items=items, has_next_page=found.has_more, query=query)
 
@@ -101,12 +109,17 @@ class CatalogueQuery:
     ) -> Article | None:
         _customer_allowed(info, customer_number)
         reads = info.context.db.reads
-        # The article and the view, asked for together: one batch (datasources/reads).
+        # The article (with its designation, unless a customer's language decides) and the view, asked for
+        # together: one batch (datasources/reads).
+        known_language = output_language(language) if customer_number is None else None
         record, view = await asyncio.gather(
-            articles.article_by_number(reads, number),
+            articles.article_by_number(reads, number, known_language),
             resolve_view(reads, language=language, currency=currency, customer_number=customer_number),
         )
-        return None if record is None else Article.of(record, view)
+        if record is None:
+            return None
+        _prime_designations(info, (record,), view.language)
+        return Article.of(record, view)
 
     @strawberry.field(
         description="The image or text of a media record (ArtikelMediaDaten). `kind` is Bild, Text or "

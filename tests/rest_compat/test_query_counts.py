@@ -42,10 +42,9 @@ async def many_articles(factory: Factory) -> None:
 @pytest.mark.parametrize(
     ("path", "statements"),
     [
-        # The view's two (currency, price lists), the page (with its designations), attributes, packaging,
-        # prices, stock.
-        ("/www/artikel", 7),
-        # A given currency spares the look-up of the leading one.
+        # The view (leading currency and price lists in one), the page (with its designations), attributes,
+        # packaging, prices, stock.
+        ("/www/artikel", 6),
         ("/www/artikel?debinr=&waehrabk=EUR&adrsprache=fre", 6),
     ],
 )
@@ -61,6 +60,26 @@ async def test_article_list_statements_do_not_grow_with_the_page(
     assert counts == [statements] * 3
 
 
+@pytest.mark.parametrize(
+    ("path", "statements"),
+    [
+        # The view and the article with its designation, together; attributes, packaging, prices, stock,
+        # declarations.
+        ("/www/artikel/Q-001", 7),
+        ("/www/artikel/Q-002?adrsprache=fre&waehrabk=EUR", 7),
+        # A customer's language decides the designation: it is read after the view.
+        ("/www/artikel/Q-002?debinr=10001", 8),
+    ],
+)
+async def test_a_single_article_reads_its_designation_with_it(
+    client: httpx.AsyncClient, factory: Factory, many_articles: None, auth: dict[str, str], path: str, statements: int
+) -> None:
+    await factory.customer("10001", language="fre")
+    response = await client.get(path, headers=auth)
+    assert response.status_code == 200, response.text
+    assert statement_count(response) == statements
+
+
 async def test_graphql_article_page_statements_do_not_grow_with_the_page(
     client: httpx.AsyncClient, many_articles: None, auth: dict[str, str]
 ) -> None:
@@ -74,9 +93,9 @@ async def test_graphql_article_page_statements_do_not_grow_with_the_page(
         assert "errors" not in response.json()
         assert len(response.json()["data"]["articles"]["items"]) == limit
         counts.append(statement_count(response))
-    # Leading currency, price lists, the page with its designations; attributes, declarations, media,
-    # packaging, prices, stock: one each.
-    assert counts == [9, 9, 9]
+    # The view, the page with its designations; attributes, declarations, media, packaging, prices, stock: one
+    # each.
+    assert counts == [8, 8, 8]
 
 
 # --- writes: a few statements per document, however many positions it has ---------------------------
