@@ -14,7 +14,9 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.models import CompanyAttribute, OutboxEvent
+from datasources.transaction import Statement
 from datasources.webhooks import fanout
 
 EVENTS_ATTRIBUTE = "RESTEVENTS"
@@ -23,12 +25,12 @@ ORDER_EVENT = "REST_Auft"
 EVENTS = (ORDER_EVENT, CUSTOMER_EVENT)  # every event the gateway records
 
 
-# Built once: every order asks.
-_SWITCH = select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE)
+# Compiled once (datasources/transaction.py): every order asks.
+_SWITCH = Statement(select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE))
 
 
 async def enabled(session: AsyncSession, event: str) -> bool:
-    contents = await session.scalar(_SWITCH)
+    contents = await transaction.scalar(session, _SWITCH)
     names = {name.strip().lower() for name in (contents or "").split(",")}
     return "*" in names or event.lower() in names
 

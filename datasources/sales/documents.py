@@ -8,15 +8,16 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.catalogue.view import CatalogueView, resolve_view
 from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
 from datasources.errors import InvalidInput, NotFound, Unprocessable
-from datasources.models import Currency, Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
-from datasources.reads import SessionReads
+from datasources.models import Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
+from datasources.models.base import utcnow
 from datasources.sales import taxes
 from datasources.sales.numbers import number_document, provisional_number
 from datasources.sales.pricing import MAX_AMOUNT, price_positions
@@ -36,10 +37,25 @@ from datasources.sales.records import (
 from datasources.sales.validation import refuse_prices, validate_header, validate_payments, validate_positions
 
 ADDRESS_ROLES = ("contact_address", "delivery_address", "billing_address")
-# Positions and payments are written with Core: an ORM bulk INSERT leaves out the None values of a row and
-# so splits the rows into one statement per pattern of empty fields.
 POSITION_TABLE = cast(Table, DocumentPosition.__table__)
 PAYMENT_TABLE = cast(Table, DocumentPayment.__table__)
+DOCUMENT_TABLE = cast(Table, SalesDocument.__table__)
+
+
+def _insert(table: Table, *, returning: bool = False) -> transaction.Statement:
+    """An INSERT of every column but the id, each a parameter of its name: compiled once
+    (datasources/transaction.py), so every column is given, None or not, and none is left to a default."""
+    stmt = insert(table).values({c.key: bindparam(c.key, type_=c.type) for c in table.columns if c.key != "id"})
+    # inline(): no id fetched back (PostgreSQL's implicit RETURNING) unless asked for.
+    return transaction.Statement(stmt.returning(table.c.id) if returning else stmt.inline())
+
+
+# A document is written as one row, complete; its positions and payments each with one executemany (an ORM
+# bulk INSERT left out the None values of a row and so split the rows by their pattern of empty fields).
+_INSERT_DOCUMENT = _insert(DOCUMENT_TABLE, returning=True)
+_INSERT_POSITIONS = _insert(POSITION_TABLE)
+_INSERT_PAYMENTS = _insert(PAYMENT_TABLE)
+_DOCUMENT_INSERTED = [c.key for c in DOCUMENT_TABLE.columns if c.key != "id"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,18 +96,37 @@ async def locked_customer(session: AsyncSession, number: str, *, field: str = "c
     return customer
 
 
-async def document_customer(session: AsyncSession, number: str) -> Customer:
+@dataclasses.dataclass(frozen=True, slots=True)
+class DocumentCustomer:
+    """What a new document takes from its customer."""
+
+    tax_code: str | None
+    payment_condition: int | None
+    contact_address_id: int | None
+    delivery_address_id: int | None
+    billing_address_id: int | None
+
+
+_DOCUMENT_CUSTOMER = transaction.Statement(
+    select(*(getattr(Customer, f.name) for f in dataclasses.fields(DocumentCustomer))).where(
+        Customer.number == bindparam("p_number")
+    )
+)
+
+
+async def document_customer(session: AsyncSession, number: str) -> DocumentCustomer:
     """The customer of a new document, not locked: orders of one customer are written side by side (the
     document's foreign key keeps the customer from going away meanwhile)."""
-    customer = await session.get(Customer, number)
-    if customer is None:
+    found = await transaction.rows(session, _DOCUMENT_CUSTOMER, p_number=number)
+    if not found:
         raise NotFound(f"customer {number!r} does not exist", field="customer_number")
-    return customer
+    return DocumentCustomer(*found[0])
 
 
 async def document_view(session: AsyncSession, currency: str | None, customer_number: str | None) -> CatalogueView:
     """Language, currency and price-list chain for pricing a document of the customer (None: a template)."""
-    return await resolve_view(SessionReads(session), currency=currency, customer_number=customer_number)
+    reads = transaction.TransactionReads(session)
+    return await resolve_view(reads, currency=currency, customer_number=customer_number)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,12 +159,11 @@ async def write_document(
         refuse_prices(data.positions)
     customer = await document_customer(session, data.header.customer_number) if data.header.customer_number else None
     view = await document_view(session, data.header.currency, data.header.customer_number)
-    # Kept referenced: the session's identity map holds it weakly, and the totals look its step up again.
-    currency = await session.get(Currency, view.currency)
-    if currency is None:
+    if await taxes.find_currency(session, view.currency) is None:
         raise InvalidInput(f"{view.currency} is not a currency of the ERP", field="currency")
     priced = await price_positions(session, data.positions, view)
-    header = dataclasses.asdict(data.header)
+    header = {f.name: getattr(data.header, f.name) for f in dataclasses.fields(data.header)}
+    # Not added to the session: written below by one compiled INSERT (its values are those the row holds).
     document = SalesDocument(
         kind=kind,
         number=provisional_number(),
@@ -139,14 +173,17 @@ async def write_document(
         tax_code=customer.tax_code if customer else None,
         price_list_id=view.price_list_ids[0] if view.price_list_ids else None,
         fingerprint=fingerprint,
+        order_number=None,
+        offer_number=None,
+        captured_at=utcnow(),
     )
     if customer is not None and document.payment_condition is None:
         document.payment_condition = customer.payment_condition
     # Addresses and totals first, so that the document is written once, complete.
     await set_addresses(session, document, data.addresses, customer)
     await update_totals(session, document, priced)
-    session.add(document)
-    await session.flush()
+    values = {key: getattr(document, key) for key in _DOCUMENT_INSERTED}
+    document.id = await transaction.scalar(session, _INSERT_DOCUMENT, **values)
     await add_positions(session, document.id, priced, first_number=1)
     await add_payments(session, document.id, data.payments)
     positions = [position_record(number, position) for number, position in enumerate(priced, start=1)]
@@ -155,7 +192,10 @@ async def write_document(
 
 
 async def set_addresses(
-    session: AsyncSession, document: SalesDocument, given: Mapping[str, Any], customer: Customer | None
+    session: AsyncSession,
+    document: SalesDocument,
+    given: Mapping[str, Any],
+    customer: Customer | DocumentCustomer | None,
 ) -> None:
     """Given records replace the customer's standard addresses for this document only."""
     # In role order: AdrNr are handed out contact, delivery, billing.
@@ -183,18 +223,16 @@ def position_record(number: int, position: PricedPosition) -> PositionRecord:
 def position_row(document_id: int, number: int, position: PricedPosition) -> dict[str, Any]:
     # Not dataclasses.asdict: it deep-copies every value, and a 1,000-position order has 17,000.
     values = {name: getattr(position, name) for name in _PRICED_FIELDS}
-    return {"document_id": document_id, "position_number": number, **values}
+    return {"document_id": document_id, "position_number": number, "price_basis": PRICE_BASIS, **values}
 
 
 async def add_positions(
     session: AsyncSession, document_id: int, priced: Sequence[PricedPosition], first_number: int
 ) -> None:
-    """One INSERT for all positions (an executemany, which SQLAlchemy sends in batches of many rows):
-    a statement per position made a 1,000-position order cost 1,000 statements and held the write lock
-    for all of them."""
+    """One INSERT for all positions (an executemany): a statement per position made a 1,000-position order
+    cost 1,000 statements and held the write lock for all of them."""
     rows = [position_row(document_id, number, p) for number, p in enumerate(priced, start=first_number)]
-    if rows:
-        await session.execute(insert(POSITION_TABLE), rows)
+    await transaction.run_many(session, _INSERT_POSITIONS, rows)
 
 
 async def add_payments(session: AsyncSession, document_id: int, payments: Sequence[PaymentInput]) -> None:
@@ -202,8 +240,7 @@ async def add_payments(session: AsyncSession, document_id: int, payments: Sequen
         {"document_id": document_id, "key": f"Z{number}", "designation": payment.designation, "value": payment.value}
         for number, payment in enumerate(payments, start=1)
     ]
-    if rows:
-        await session.execute(insert(PAYMENT_TABLE), rows)
+    await transaction.run_many(session, _INSERT_PAYMENTS, rows)
 
 
 async def update_totals(session: AsyncSession, document: SalesDocument, positions: Sequence[taxes.Taxed]) -> None:

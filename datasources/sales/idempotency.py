@@ -1,25 +1,29 @@
 """The Idempotency-Key of POST /www/auftrag: the first request with a key claims it, stores its outcome in the
 same transaction, and every repeat gets that outcome again.
 
-Statements built once, with bound parameters: built per call, SQLAlchemy's statement construction and cache
-key cost about as much as the round trip."""
+Statements compiled once and run by the driver (datasources/transaction.py): built per call, SQLAlchemy's
+statement construction and cache key cost about as much as the round trip."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.errors import Conflict, InvalidInput
 from datasources.models import IdempotentRequest
+from datasources.models.base import utcnow
+from datasources.transaction import Statement
 
 MAX_KEY = 255
 
 
-def _claim_statement(insert: Any) -> Any:
-    return (
+def _claim_statement(insert: Any) -> Statement:
+    return Statement(
         insert(IdempotentRequest)
         .values(
             user_name=bindparam("p_user"),
@@ -27,6 +31,7 @@ def _claim_statement(insert: Any) -> Any:
             fingerprint=bindparam("p_print"),
             document_number="",
             outcome="",
+            created_at=bindparam("p_created", type_=IdempotentRequest.created_at.type),
         )
         .on_conflict_do_nothing(index_elements=["user_name", "key"])
         .returning(IdempotentRequest.key)
@@ -35,13 +40,15 @@ def _claim_statement(insert: Any) -> Any:
 
 _CLAIMS = {"postgresql": _claim_statement(postgresql.insert), "sqlite": _claim_statement(sqlite.insert)}
 _THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
-_OUTCOME = (
+_OUTCOME = Statement(
     update(IdempotentRequest)
     .where(*_THIS_KEY)
     .values(document_number=bindparam("p_number"), outcome=bindparam("p_outcome"))
 )
-_EARLIER = select(IdempotentRequest.fingerprint, IdempotentRequest.document_number, IdempotentRequest.outcome).where(
-    *_THIS_KEY
+_EARLIER = Statement(
+    select(IdempotentRequest.fingerprint, IdempotentRequest.document_number, IdempotentRequest.outcome).where(
+        *_THIS_KEY
+    )
 )
 
 
@@ -51,23 +58,29 @@ async def claim(session: AsyncSession, user: str, key: str, print_: str) -> bool
     if len(key) > MAX_KEY:
         raise InvalidInput(f"an Idempotency-Key has at most {MAX_KEY} characters", field="idempotency_key")
     stmt = _CLAIMS[session.get_bind().dialect.name]
-    result = await session.execute(stmt, {"p_user": user, "p_key": key, "p_print": print_})
-    return result.scalar() is not None
+    claimed = await transaction.scalar(session, stmt, p_user=user, p_key=key, p_print=print_, p_created=utcnow())
+    return claimed is not None
 
 
 async def settle(session: AsyncSession, user: str, key: str, number: str, outcome: str) -> None:
     """Stores the outcome of the request that claimed the key."""
-    params = {"p_user": user, "p_key": key, "p_number": number, "p_outcome": outcome}
-    await session.execute(_OUTCOME, params)
+    await transaction.run(session, _OUTCOME, p_user=user, p_key=key, p_number=number, p_outcome=outcome)
 
 
-async def earlier(session: AsyncSession, user: str, key: str, print_: str) -> Any:
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    document_number: str
+    outcome: str
+
+
+async def earlier(session: AsyncSession, user: str, key: str, print_: str) -> Earlier:
     """The outcome stored for the key (document_number, outcome); Conflict when another request took it."""
-    row = (await session.execute(_EARLIER, {"p_user": user, "p_key": key})).one()
-    if row.fingerprint != print_:
+    (row,) = await transaction.rows(session, _EARLIER, p_user=user, p_key=key)
+    fingerprint, document_number, outcome = row
+    if fingerprint != print_:
         raise Conflict(
             "this Idempotency-Key was used for another request",
             field="idempotency_key",
-            info={"AuftNr": row.document_number},
+            info={"AuftNr": document_number},
         )
-    return row
+    return Earlier(document_number, outcome)

@@ -14,14 +14,16 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import String, bindparam, cast, exists, func, select, update
+from sqlalchemy import String, bindparam, cast, exists, func, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
+from datasources import transaction
 from datasources.models import IdempotentRequest, NumberSequence, OutboxEvent, SalesDocument
 from datasources.numbering import advance, first_free
 from datasources.sales.records import OFFER, ORDER
+from datasources.transaction import Statement
 
 # A number is not handed out twice, whatever kind of document holds it (offers are AuftStatus P in the ERP).
 # Both kinds named, so that the unique index on (kind, number) finds a number.
@@ -52,17 +54,17 @@ async def number_document(session: AsyncSession, document: SalesDocument, naming
     number: str | None
     if session.get_bind().dialect.name == "postgresql":
         stmt = _TAKE_AND_SET[naming.idempotency_key is not None, naming.event_id is not None]
-        number = await session.scalar(stmt, {"p_kind": document.kind, "p_id": document.id, **_params(naming)})
+        number = await transaction.scalar(session, stmt, p_kind=document.kind, p_id=document.id, **_params(naming))
         renamed = number is not None
     else:
         candidate = str(await advance(session, document.kind))
-        result: Any = await session.execute(_SET_IF_FREE, {"p_id": document.id, "p_number": candidate})
+        result = await transaction.run(session, _SET_IF_FREE, p_id=document.id, p_number=candidate)
         number, renamed = (candidate if result.rowcount == 1 else None), False
     if number is None:  # the candidate was written by other means: the next free one
         last = await session.scalar(select(NumberSequence.last_value).where(NumberSequence.name == document.kind))
         assert last is not None
         number = await first_free(session, document.kind, SalesDocument.number, last, ANY_KIND)
-        await session.execute(_SET, {"p_id": document.id, "p_number": number})
+        await transaction.run(session, _SET, p_id=document.id, p_number=number)
     if not renamed:
         await _name(session, naming, number)
     set_committed_value(document, "number", number)
@@ -83,37 +85,35 @@ def _params(naming: Naming) -> dict[str, Any]:
 async def _name(session: AsyncSession, naming: Naming, number: str) -> None:
     params = {**_params(naming), "p_number": number}
     if naming.idempotency_key is not None:
-        await session.execute(_RENAME_IN_OUTCOME, params)
+        await transaction.run(session, _RENAME_IN_OUTCOME, **params)
     if naming.event_id is not None:
-        await session.execute(_RENAME_IN_EVENT, params)
+        await transaction.run(session, _RENAME_IN_EVENT, **params)
 
 
 def _taken_by_another(number: Any) -> Any:
-    return exists().where(_OTHER.kind.in_(DOCUMENT_KINDS), _OTHER.number == number)
+    # The kinds as parameters of their own: a list of values is an expanding parameter, which a statement
+    # compiled once cannot have (datasources/transaction.py).
+    return exists().where(_OTHER.kind.in_([literal(kind) for kind in DOCUMENT_KINDS]), _OTHER.number == number)
 
 
-# Built once (datasources/sales/idempotency.py says why).
-_SET = (
-    update(SalesDocument)
-    .where(SalesDocument.id == bindparam("p_id"))
-    .values(number=bindparam("p_number"))
-    .execution_options(synchronize_session=False)
-)
-_SET_IF_FREE = _SET.where(~_taken_by_another(bindparam("p_number")))
+# Compiled once (datasources/transaction.py).
+_SET_NUMBER = update(SalesDocument).where(SalesDocument.id == bindparam("p_id")).values(number=bindparam("p_number"))
+_SET = Statement(_SET_NUMBER)
+_SET_IF_FREE = Statement(_SET_NUMBER.where(~_taken_by_another(bindparam("p_number"))))
 _THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
-_RENAME_IN_OUTCOME = (
+_RENAME_IN_OUTCOME = Statement(
     update(IdempotentRequest)
     .where(*_THIS_KEY)
     .values(document_number=bindparam("p_number"), outcome=bindparam("p_outcome"))
 )
-_RENAME_IN_EVENT = (
+_RENAME_IN_EVENT = Statement(
     update(OutboxEvent)
     .where(OutboxEvent.id == bindparam("p_event"))
     .values(payload=func.replace(OutboxEvent.payload, bindparam("p_provisional"), bindparam("p_number")))
 )
 
 
-def _take_and_set_statement(outcome: bool, event: bool) -> Any:
+def _take_and_set_statement(outcome: bool, event: bool) -> Statement:
     """PostgreSQL: the number taken, set and named wherever `naming` says, in one statement; no row when the
     number was taken by other means (then nothing else is written)."""
     taken = (
@@ -141,7 +141,7 @@ def _take_and_set_statement(outcome: bool, event: bool) -> Any:
         payload = func.replace(OutboxEvent.payload, bindparam("p_provisional"), number)
         rename = update(OutboxEvent).where(OutboxEvent.id == bindparam("p_event"), exists(numbered.select()))
         stmt = stmt.add_cte(rename.values(payload=payload).cte("event_renamed"))
-    return stmt
+    return Statement(stmt)
 
 
 _TAKE_AND_SET = {(o, e): _take_and_set_statement(o, e) for o in (False, True) for e in (False, True)}

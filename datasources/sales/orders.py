@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import String, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from datasources import events
+from datasources import events, transaction
 from datasources.errors import Conflict, InvalidInput
 from datasources.models import SalesDocument
 from datasources.sales import idempotency
@@ -26,10 +26,11 @@ from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
 from datasources.sales.numbers import Naming, number_document
 from datasources.sales.records import ORDER, DocumentContents, DocumentRecord
+from datasources.transaction import Statement
 
 CREATED, REPLAYED, EXISTING = "created", "replayed", "existing"
-# Built once (datasources/sales/idempotency.py says why).
-_EARLIER_ORDERS = (
+# Compiled once (datasources/transaction.py).
+_EARLIER_ORDERS = Statement(
     select(SalesDocument.number, SalesDocument.fingerprint, SalesDocument.offer_number)
     .where(
         SalesDocument.kind == ORDER,
@@ -38,7 +39,7 @@ _EARLIER_ORDERS = (
     )
     .order_by(SalesDocument.id)
 )
-_LOCK = select(func.pg_advisory_xact_lock(func.hashtextextended(bindparam("p_name", type_=String), 0)))
+_LOCK = Statement(select(func.pg_advisory_xact_lock(func.hashtextextended(bindparam("p_name", type_=String), 0))))
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +101,11 @@ async def _place(
     if data.header.external_number is not None:
         await _lock_external_number(session, customer_number, data.header.external_number)
         params = {"p_customer": customer_number, "p_external": data.header.external_number}
-        earlier = (await session.execute(_EARLIER_ORDERS, params)).all()
+        earlier = await transaction.rows(session, _EARLIER_ORDERS, **params)  # number, fingerprint, offer_number
         if earlier:
-            same = next((row.number for row in earlier if row.fingerprint == print_), None)
+            same = next((number for number, fingerprint, _ in earlier if fingerprint == print_), None)
             if same is None:
-                first = earlier[0]
-                raise _reused(data.header.external_number, first.number, first.fingerprint, first.offer_number)
+                raise _reused(data.header.external_number, *earlier[0])
             if key is not None:
                 await idempotency.settle(session, *key, same, EXISTING)
             return Placed(same, EXISTING, await read_contents(session, ORDER, same))
@@ -130,7 +130,7 @@ async def _lock_external_number(session: AsyncSession, customer_number: str, ext
     advisory lock on a hash of both (a collision only makes two orders wait for each other). SQLite: the
     writer's BEGIN IMMEDIATE serialises every write already."""
     if session.get_bind().dialect.name == "postgresql":
-        await session.execute(_LOCK, {"p_name": f"AuftBestellNr {customer_number} {external_number}"})
+        await transaction.run(session, _LOCK, p_name=f"AuftBestellNr {customer_number} {external_number}")
 
 
 def _reused(external_number: str, number: str, earlier: str | None, offer_number: str | None) -> Conflict:

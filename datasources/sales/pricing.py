@@ -12,20 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.catalogue import details, pricing
 from datasources.catalogue.articles import is_exposed
 from datasources.catalogue.records import PackagingUnitRecord, PriceTier
 from datasources.catalogue.view import CatalogueView
 from datasources.errors import Unprocessable
 from datasources.models import Article, PriceList, TaxCode
-from datasources.reads import SessionReads
+from datasources.reads import values_in
+from datasources.sales import taxes
 from datasources.sales.money import cents, unit_price
 from datasources.sales.records import PositionInput, PricedPosition
+from datasources.transaction import Statement, TransactionReads
 
 HUNDRED = Decimal(100)
 MAX_AMOUNT = Decimal(10) ** 10  # amounts are stored as Numeric(14, 4)
@@ -50,7 +52,7 @@ async def price_positions(
     (positions.N.*), by default 0, 1, 2, ..."""
     articles = await _articles(session, {p.article_number for p in positions})
     ids = [a.id for a in articles.values()]
-    reads = SessionReads(session)  # in the write's transaction: what it prices with is what it commits
+    reads = TransactionReads(session)  # in the write's transaction: what it prices with is what it commits
     packaging = await details.packaging(reads, ids)
     prices = await pricing.prices_by_article(reads, ids, view)
     texts = await details.designations(reads, ids, view.language)
@@ -71,22 +73,25 @@ async def price_positions(
     return priced
 
 
-def _articles_statement() -> Select[*tuple[Any, ...]]:
+def _articles_statement() -> Statement:
+    """The articles with their effective tax code: its rate, and what the tax recapitulation shows of it
+    (taxes.TAX_CODE_COLUMNS), so that the recapitulation reads no tax code again."""
     standard = select(TaxCode.code).where(TaxCode.is_standard).scalar_subquery()
     code = func.coalesce(Article.tax_code, standard)
-    return (
-        select(Article.id, Article.number, code.label("tax_code"), TaxCode.rate)
+    return Statement(
+        select(Article.id, Article.number, TaxCode.rate, *taxes.TAX_CODE_COLUMNS)
         .join(TaxCode, TaxCode.code == code)
-        .where(Article.number.in_(bindparam("p_numbers", expanding=True)), is_exposed())
+        .where(values_in(Article.number, "p_numbers"), is_exposed())
     )
 
 
-_ARTICLES = _articles_statement()  # built once: every document asks
+_ARTICLES = _articles_statement()  # compiled once (datasources/transaction.py): every document asks
 
 
 async def _articles(session: AsyncSession, numbers: set[str]) -> dict[str, _Article]:
-    rows = await session.execute(_ARTICLES, {"p_numbers": list(numbers)})
-    return {row.number: _Article(row.id, row.number, row.tax_code, row.rate) for row in rows}
+    rows = await transaction.rows(session, _ARTICLES, p_numbers=sorted(numbers))
+    taxes.remember_tax_codes(session, [row[3:] for row in rows])
+    return {number: _Article(id_, number, code, rate) for id_, number, rate, code, *_ in rows}
 
 
 def _unit(position: PositionInput, units: Sequence[PackagingUnitRecord], index: int) -> PackagingUnitRecord | None:

@@ -3,19 +3,50 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.models import Currency, TaxCode
+from datasources.reads import Row, values_in
 from datasources.sales.money import cents, to_step
 from datasources.sales.records import TaxLine
+from datasources.transaction import Statement
 
 SECTION = "UST-Rekap"  # Abschnitt
 _TAX_CODES = "sales_tax_codes"  # a session.info key
-_TAX_CODES_IN = select(TaxCode).where(TaxCode.code.in_(bindparam("p_codes", expanding=True)))  # built once
+_CURRENCIES = "sales_currencies"  # a session.info key
+# What the recapitulation shows of a tax code, in the order of TaxCodeRecord; compiled once.
+TAX_CODE_COLUMNS = (
+    TaxCode.code,
+    TaxCode.designation,
+    TaxCode.tax_class,
+    TaxCode.turnover_line,
+    TaxCode.sales_tax_line,
+    TaxCode.input_tax_line,
+)
+_TAX_CODES_IN = Statement(select(*TAX_CODE_COLUMNS).where(values_in(TaxCode.code, "p_codes")))
+_CURRENCY = Statement(select(Currency.rounding_step).where(Currency.code == bindparam("p_code")))
+
+
+@dataclass(frozen=True, slots=True)
+class TaxCodeRecord:
+    code: str
+    designation: str
+    tax_class: str
+    turnover_line: str | None
+    sales_tax_line: str | None
+    input_tax_line: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CurrencyRecord:
+    code: str
+    rounding_step: Decimal | None
 
 
 class Taxed(Protocol):
@@ -51,14 +82,29 @@ async def recapitulation(session: AsyncSession, positions: Sequence[Taxed], curr
     return sorted(lines.values(), key=lambda line: (-line.rate, line.code))
 
 
-async def _tax_codes(session: AsyncSession, codes: set[str]) -> dict[str, TaxCode]:
+async def _tax_codes(session: AsyncSession, codes: set[str]) -> dict[str, TaxCodeRecord]:
     """The tax codes, each read once per transaction: a write sums its positions' taxes for its totals and
-    again for its answer. Kept in the session's info, which also keeps them referenced (the identity map
-    holds its objects weakly)."""
-    known: dict[str, TaxCode] = session.info.setdefault(_TAX_CODES, {})
+    again for its answer. Kept in the session's info."""
+    known: dict[str, TaxCodeRecord] = session.info.setdefault(_TAX_CODES, {})
     if missing := codes - known.keys():
-        known.update((row.code, row) for row in await session.scalars(_TAX_CODES_IN, {"p_codes": list(missing)}))
+        remember_tax_codes(session, await transaction.rows(session, _TAX_CODES_IN, p_codes=sorted(missing)))
     return known
+
+
+def remember_tax_codes(session: AsyncSession, rows: list[Row]) -> None:
+    """Tax codes another statement of the transaction read (rows of TAX_CODE_COLUMNS): not read again."""
+    known: dict[str, TaxCodeRecord] = session.info.setdefault(_TAX_CODES, {})
+    known.update((row[0], TaxCodeRecord(*row)) for row in rows)
+
+
+async def find_currency(session: AsyncSession, code: str) -> CurrencyRecord | None:
+    """The currency, None when the ERP has none of that code; read once per transaction (the document's
+    currency is checked when it is priced and its cash step wanted again for the totals)."""
+    known: dict[str, CurrencyRecord | None] = session.info.setdefault(_CURRENCIES, {})
+    if code not in known:
+        found = await transaction.rows(session, _CURRENCY, p_code=code)
+        known[code] = CurrencyRecord(code, found[0][0]) if found else None
+    return known[code]
 
 
 async def totals(
@@ -69,8 +115,8 @@ async def totals(
     cent, so that they agree with the lines they add up; the gross total is the amount payable (BT-115),
     net + tax rounded to the currency's cash step (CHF 0.05, EUR 0.01). What that rounding adds or takes
     is the rounding amount (BT-114): gross - (net + tax)."""
-    # get(): the document's currency was usually loaded in this transaction already (no statement then).
-    row = await session.get(Currency, currency)
+    # The document's currency was usually read in this transaction already (no statement then).
+    row = await find_currency(session, currency)
     step = row.rounding_step if row is not None and row.rounding_step else Decimal("0.01")
     net = cents(sum((p.total for p in positions), Decimal(0)))
     tax = cents(sum((line.tax for line in lines), Decimal(0)))

@@ -51,7 +51,7 @@ def leaf_builder(
         )
         read = f"source.{leaf.attribute}" if leaf.attribute else f"_get{index}(source)"
         lines.append(f"    {name} = {read}")
-        passes = None if leaf.exact is Never else _passes(kind, name, index)
+        passes = _passes(kind, name, index, leaf.exact)
         if passes is None:  # no value passes as it is: the output function decides (None stays None)
             test = "True" if leaf.non_null else f"{name} is not None"
         else:
@@ -64,11 +64,12 @@ def leaf_builder(
     return build
 
 
-def _passes(kind: str, name: str, index: int) -> str | None:
-    """The test of a value that is already what the scalar outputs; None when there is none."""
+def _passes(kind: str, name: str, index: int, exact: type) -> str | None:
+    """The test of a value that is already what the scalar outputs; None when there is none (custom scalars,
+    enums: their output function decides every value)."""
     if kind == GraphQLInt.name:
         return f"{name}.__class__ is _int and _MIN <= {name} <= _MAX"
     if kind == GraphQLFloat.name:
         # x - x == 0.0 holds for a finite float only (inf - inf and NaN - NaN are NaN)
         return f"{name}.__class__ is _float and {name} - {name} == 0.0"
-    return f"{name}.__class__ is _exact{index}"
+    return None if exact is Never else f"{name}.__class__ is _exact{index}"
