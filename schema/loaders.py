@@ -61,7 +61,8 @@ class BatchLoader(Generic[K, V]):
     def load_many(self, keys: Iterable[K]) -> Awaitable[list[V]]:
         """The values of `keys`, in order: every key is asked for at once (as many `load`s), so that keys
         other loaders are asked for before this is awaited go to the database in the same batch."""
-        return _all([self.load(key) for key in keys])
+        futures, load = self._futures, self.load
+        return _all([futures.get(key) or load(key) for key in keys])
 
     def prime(self, key: K, value: V, force: bool = False) -> None:
         """Make `value` the answer for `key` (a record just written), unless one is known and not `force`."""
@@ -100,7 +101,10 @@ class BatchLoader(Generic[K, V]):
 
 async def _all(futures: list[asyncio.Future[V]]) -> list[V]:
     # The futures of one batch are settled together: this waits once per batch, not once per key.
-    return [await future for future in futures]
+    for future in futures:
+        if not future.done():
+            await future
+    return [future.result() for future in futures]
 
 
 class ReadsLoader(BatchLoader[K, V]):

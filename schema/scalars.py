@@ -13,6 +13,8 @@ UtcDateTime = NewType("UtcDateTime", dt.datetime)
 
 def _serialize_utc(value: dt.datetime) -> str:
     # isoformat, not strftime: glibc's %Y writes the year 1 as "1", ISO 8601 needs four digits.
+    if value.tzinfo is dt.UTC:  # as the database hands them out: "...+00:00" becomes "...Z"
+        return value.isoformat(timespec="seconds")[:-6] + "Z"
     return value.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
