@@ -132,11 +132,11 @@ async def test_an_order_costs_the_same_statements_with_1_or_1000_positions(
         order = body(await client.get(f"/www/auftrag/{data['AuftNr']}", headers=auth))["data"]
         assert len(order["Positionen"]) == count
         counts.append(statements)
-    # Customer, leading currency, the customer's price list type, price lists, currency; articles, units,
-    # prices, designations; tax codes; INSERT of the order, of all its positions, of its payments; the event
-    # switch; then the number. The answer is what the order wrote: nothing to read back (the customer has no
-    # addresses to read).
-    assert counts == [14 + NUMBER, 14 + NUMBER]
+    # Customer; the view (leading currency, the customer's price list type, price lists); currency; articles
+    # (with their tax codes), units, prices, designations; INSERT of the order, of all its positions, of its
+    # payments; the event switch; then the number. The answer is what the order wrote: nothing to read back
+    # (the customer has no addresses to read).
+    assert counts == [11 + NUMBER, 11 + NUMBER]
 
 
 async def test_an_offer_costs_the_same_statements_with_1_or_1000_positions(
@@ -150,7 +150,7 @@ async def test_an_offer_costs_the_same_statements_with_1_or_1000_positions(
         assert len(data["Positionen"]) == count
         counts.append(statements)
     # As an order's, without payments and without the event switch.
-    assert counts == [15 + NUMBER, 15 + NUMBER]
+    assert counts == [12 + NUMBER, 12 + NUMBER]
 
 
 async def test_a_patch_costs_the_same_statements_with_4_or_1000_entries(
@@ -177,10 +177,11 @@ async def test_a_patch_costs_the_same_statements_with_4_or_1000_entries(
         )
         assert [p["PosNr"] for p in data["Positionen"]] == list(range(quarter + 1, count + quarter + 1))
         counts.append(statements)
-    # The offer (locked); its positions; the customer's price list type, price lists; articles, units, prices,
-    # designations; DELETE, UPDATE and INSERT for all positions; tax codes, currency; UPDATE of the
-    # offer; the answer read in the transaction (document, positions, payments).
-    assert counts == [17, 17]
+    # The offer (locked); its positions; the view (the customer's price list type, price lists); articles (with
+    # their tax codes, which are those of the kept positions too), units, prices, designations; DELETE, UPDATE
+    # and INSERT for all positions; currency; UPDATE of the offer; the answer read in the transaction
+    # (document, positions, payments).
+    assert counts == [15, 15]
 
 
 async def test_converting_an_offer_costs_the_same_statements_with_1_or_1000_positions(
@@ -212,4 +213,4 @@ async def test_an_order_answered_with_its_number_reads_no_addresses(
     await set_customer(db, customer, payment_condition=1)
     payload = {"GrundDaten": {"KundNr": customer}, "Positionen": positions(3), "Zahlung": PAYMENTS}
     _, statements = await write(client, auth, "POST", "/www/auftrag", payload, 201)
-    assert statements == 14 + NUMBER  # as for a customer without addresses
+    assert statements == 11 + NUMBER  # as for a customer without addresses
