@@ -59,16 +59,27 @@ def fingerprint(data: DocumentInput) -> str:
     told from another request: the same for the same order however it was written (key order, 1 or 1.0).
     Fields without a value are left out, so that a field added to the input later leaves the fingerprints
     stored before it valid."""
-    canonical = json.dumps(_without_none(dataclasses.asdict(data)), sort_keys=True, default=_text)
+    canonical = json.dumps(_plain(data), sort_keys=True, default=_text)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _without_none(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _without_none(item) for key, item in value.items() if item is not None}
+def _plain(value: Any) -> Any:
+    """What dataclasses.asdict makes of the input, without the fields and entries that are None, and without
+    its deep copies of every value (they took two thirds of the fingerprint's time)."""
     if isinstance(value, list):
-        return [_without_none(item) for item in value]
-    return value
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items() if item is not None}
+    kind = type(value)
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value)) if dataclasses.is_dataclass(value) else None
+    names = _FIELDS[kind]
+    if names is None:
+        return value
+    return {name: _plain(item) for name in names if (item := getattr(value, name)) is not None}
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # by type: a dataclass's field names, None for any other value
 
 
 def _text(value: object) -> str:

@@ -4,6 +4,7 @@ outbox, converting offers into orders and changing offers."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -31,6 +32,7 @@ from datasources.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from datasources.sales import orders
 from datasources.sales.documents import DocumentInput, create_document
 from datasources.sales.money import to_step
 from datasources.sales.offers import convert_offer, update_offer
@@ -340,6 +342,34 @@ async def test_the_fingerprint_is_the_canonical_request(db: Database, catalogue:
         kept = await session.scalar(select(IdempotentRequest.fingerprint))
         stored = await session.scalar(select(SalesDocument.fingerprint).where(SalesDocument.number == placed.number))
     assert kept == stored == fingerprint(data)
+
+
+def test_the_fingerprint_is_that_of_the_whole_input_as_dataclasses_asdict_has_it() -> None:
+    """Fingerprints stored by earlier versions stay valid: the same text as asdict without its None values."""
+
+    def without_none(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: without_none(item) for key, item in value.items() if item is not None}
+        if isinstance(value, list):
+            return [without_none(item) for item in value]
+        return value
+
+    data = document(
+        positions=[
+            {**HAMMER, "text": "Hammer", "price": 12.3456, "discount_rate": 5, "display_number": 3},
+            CARTONS,
+            {**DOWELS, "text": None},
+        ],
+        payments=[*PAYMENTS, {"designation": "Gutschein", "value": None}],
+        addresses={"delivery_address": ADDRESS, "billing_address": {**ADDRESS, "company": "Muster AG"}},
+        description="Bürostühle",
+        external_number="PO-7",
+        ordered_at="2026-11-27T10:11:12.5+01:00",
+        delivery_costs=12.5,
+        payment_condition=3,
+    )
+    canonical = json.dumps(without_none(dataclasses.asdict(data)), sort_keys=True, default=orders._text)
+    assert fingerprint(data) == hashlib.sha256(canonical.encode()).hexdigest()
 
 
 async def test_concurrent_requests_with_the_same_idempotency_key_create_one_order(
