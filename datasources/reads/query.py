@@ -84,7 +84,7 @@ class Compiled:
         self.defaults: dict[str, Any] = {name: p.value for name, p in parameters.items() if not p.required}
         self.binds = tuple(_bind_processor(parameters[name].type, dialect) for name in self.names)
         self.types = tuple(column.type for column in statement.selected_columns)
-        self._converters: dict[tuple[Any, ...] | None, tuple[tuple[int, Processor], ...]] = {}
+        self._converters: dict[tuple[Any, ...] | None, Callable[[Iterable[Row]], list[Row]] | None] = {}
 
     def arguments(self, given: Mapping[str, Any]) -> tuple[Any, ...]:
         values = []
@@ -100,24 +100,25 @@ class Compiled:
         where the dialect's converters need it (asyncpg's type OIDs; SQLite has none)."""
         key = None if column_types is None else tuple(column_types)
         try:
-            converters = self._converters[key]
+            convert = self._converters[key]
         except KeyError:
-            converters = self._converters[key] = self._converters_for(key)
-        if not converters:
+            convert = self._converters[key] = self._converter_for(key)
+        if convert is None:
             return raw if isinstance(raw, list) else list(raw)
-        converted: list[Row] = []
-        for row in raw:
-            values = list(row)
-            for index, convert in converters:
-                values[index] = convert(values[index])
-            converted.append(values)
-        return converted
+        return convert(raw)
 
-    def _converters_for(self, column_types: tuple[Any, ...] | None) -> tuple[tuple[int, Processor], ...]:
-        """(column index, converter) of the columns that need converting."""
+    def _converter_for(self, column_types: tuple[Any, ...] | None) -> Callable[[Iterable[Row]], list[Row]] | None:
+        """A function converting the rows, generated for the columns that need converting (a page's queries
+        convert some ten thousand values); None when none does."""
         kinds = column_types or (None,) * len(self.types)
-        converters = (_result_processor(t, self.dialect, kind) for t, kind in zip(self.types, kinds, strict=True))
-        return tuple((index, f) for index, f in enumerate(converters) if f is not None)
+        processors = [_result_processor(t, self.dialect, kind) for t, kind in zip(self.types, kinds, strict=True)]
+        if not any(processors):
+            return None
+        namespace = {f"_p{index}": f for index, f in enumerate(processors) if f is not None}
+        values = ", ".join(f"_p{i}(row[{i}])" if f is not None else f"row[{i}]" for i, f in enumerate(processors))
+        exec(f"def convert(raw):\n    return [({values},) for row in raw]", namespace)  # noqa: S102 (indices)
+        convert: Callable[[Iterable[Row]], list[Row]] = namespace["convert"]
+        return convert
 
 
 # A run of a query is small, a few indexed lookups, when it asks for no more keys or rows than this.
