@@ -39,7 +39,8 @@ class Step(NamedTuple):
 
 
 def reshaper(steps: Sequence[Step]) -> Reshape:
-    """The function reshaping a GraphQL object by `steps`, in their order."""
+    """The function reshaping a GraphQL object by `steps`, in their order (named by its first REST fields, for
+    tracebacks and profiles)."""
     namespace: dict[str, Any] = {}
     literal: list[str] = []  # entries of the opening dict expression
     statements: list[str] = []  # the entries after the first that may be left out
@@ -67,7 +68,8 @@ def reshaper(steps: Sequence[Step]) -> Reshape:
         else:
             _add(literal, statements, name, f"({done}) if (v := {value}) is not None else {null}")
     lines = ["def reshape(obj, base):", "    out = {" + ", ".join(literal) + "}", *statements, "    return out"]
-    exec("\n".join(lines), namespace)  # noqa: S102 (the text is made of the shape's names)
+    code = compile("\n".join(lines), f"<reshape {','.join(step.name for step in steps[:3])}>", "exec")
+    exec(code, namespace)  # noqa: S102 (the text is made of the shape's names)
     reshape: Reshape = namespace["reshape"]
     return reshape
 

@@ -116,7 +116,10 @@ class Compiled:
             return None
         namespace = {f"_p{index}": f for index, f in enumerate(processors) if f is not None}
         values = ", ".join(f"_p{i}(row[{i}])" if f is not None else f"row[{i}]" for i, f in enumerate(processors))
-        exec(f"def convert(raw):\n    return [({values},) for row in raw]", namespace)  # noqa: S102 (indices)
+        code = compile(
+            f"def convert(raw):\n    return [({values},) for row in raw]", f"<rows {self.sql[:40]!r}>", "exec"
+        )
+        exec(code, namespace)  # noqa: S102 (the text is made of column indices)
         convert: Callable[[Iterable[Row]], list[Row]] = namespace["convert"]
         return convert
 
