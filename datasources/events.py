@@ -25,12 +25,18 @@ ORDER_EVENT = "REST_Auft"
 EVENTS = (ORDER_EVENT, CUSTOMER_EVENT)  # every event the gateway records
 
 
-# Compiled once (datasources/transaction.py): every order asks.
-_SWITCH = Statement(select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE))
+# The switch's contents (NULL without it), for a statement that reads it beside other things (an order's
+# first, datasources/sales/opening.py); compiled once (datasources/transaction.py).
+SWITCH = select(CompanyAttribute.contents).where(CompanyAttribute.key == EVENTS_ATTRIBUTE).scalar_subquery()
+_SWITCH = Statement(select(SWITCH))
 
 
 async def enabled(session: AsyncSession, event: str) -> bool:
-    contents = await transaction.scalar(session, _SWITCH)
+    return enabled_in(await transaction.scalar(session, _SWITCH), event)
+
+
+def enabled_in(contents: str | None, event: str) -> bool:
+    """Whether the switch's contents enable the event."""
     names = {name.strip().lower() for name in (contents or "").split(",")}
     return "*" in names or event.lower() in names
 

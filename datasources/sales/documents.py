@@ -151,13 +151,21 @@ async def create_document(
 
 
 async def write_document(
-    session: AsyncSession, kind: str, data: DocumentInput, *, user: str, fingerprint: str | None = None
+    session: AsyncSession,
+    kind: str,
+    data: DocumentInput,
+    *,
+    user: str,
+    fingerprint: str | None = None,
+    customer: DocumentCustomer | None = None,
 ) -> Written:
     """The document with its positions, payments and addresses, written under a provisional number:
-    `number_document` gives it its number as the transaction's last step."""
+    `number_document` gives it its number as the transaction's last step. `customer`: the document's
+    customer as the transaction read it already (None: read here)."""
     if kind == OFFER:
         refuse_prices(data.positions)
-    customer = await document_customer(session, data.header.customer_number) if data.header.customer_number else None
+    if customer is None and data.header.customer_number:
+        customer = await document_customer(session, data.header.customer_number)
     view = await document_view(session, data.header.currency, data.header.customer_number)
     if await taxes.find_currency(session, view.currency) is None:
         raise InvalidInput(f"{view.currency} is not a currency of the ERP", field="currency")

@@ -22,8 +22,11 @@ from datasources.transaction import Statement
 MAX_KEY = 255
 
 
-def _claim_statement(insert: Any) -> Statement:
-    return Statement(
+def claim_statement(insert: Any) -> Any:
+    """The claim with the dialect's `insert`: the key's row, or nothing when the key is taken (RETURNING
+    the key, or no row). Its parameters are `claim_parameters`. An order on PostgreSQL claims its key in its
+    first statement (opening.py)."""
+    return (
         insert(IdempotentRequest)
         .values(
             user_name=bindparam("p_user"),
@@ -38,7 +41,14 @@ def _claim_statement(insert: Any) -> Statement:
     )
 
 
-_CLAIMS = {"postgresql": _claim_statement(postgresql.insert), "sqlite": _claim_statement(sqlite.insert)}
+def claim_parameters(user: str, key: str, print_: str) -> dict[str, Any]:
+    return {"p_user": user, "p_key": key, "p_print": print_, "p_created": utcnow()}
+
+
+_CLAIMS = {
+    "postgresql": Statement(claim_statement(postgresql.insert)),
+    "sqlite": Statement(claim_statement(sqlite.insert)),
+}
 _THIS_KEY = (IdempotentRequest.user_name == bindparam("p_user"), IdempotentRequest.key == bindparam("p_key"))
 _OUTCOME = Statement(
     update(IdempotentRequest)
@@ -55,11 +65,14 @@ _EARLIER = Statement(
 async def claim(session: AsyncSession, user: str, key: str, print_: str) -> bool:
     """Takes the key for this request. A concurrent request with the same key waits here (on its
     unique row) until this transaction ends, then finds the key taken and replays its answer."""
+    check_key(key)
+    stmt = _CLAIMS[session.get_bind().dialect.name]
+    return await transaction.scalar(session, stmt, **claim_parameters(user, key, print_)) is not None
+
+
+def check_key(key: str) -> None:
     if len(key) > MAX_KEY:
         raise InvalidInput(f"an Idempotency-Key has at most {MAX_KEY} characters", field="idempotency_key")
-    stmt = _CLAIMS[session.get_bind().dialect.name]
-    claimed = await transaction.scalar(session, stmt, p_user=user, p_key=key, p_print=print_, p_created=utcnow())
-    return claimed is not None
 
 
 async def settle(session: AsyncSession, user: str, key: str, number: str, outcome: str) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import String, bindparam, func, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events, transaction
@@ -25,6 +25,7 @@ from datasources.sales import idempotency
 from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
 from datasources.sales.numbers import Naming, number_document
+from datasources.sales.opening import Opening, open_order
 from datasources.sales.records import ORDER, DocumentContents, DocumentRecord
 from datasources.transaction import Statement
 
@@ -39,7 +40,6 @@ _EARLIER_ORDERS = Statement(
     )
     .order_by(SalesDocument.id)
 )
-_LOCK = Statement(select(func.pg_advisory_xact_lock(func.hashtextextended(bindparam("p_name", type_=String), 0))))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,19 +98,32 @@ async def place_order(
     if data.header.customer_number is None:
         raise InvalidInput("is required", field="customer_number")
     print_ = fingerprint(data)
-    if idempotency_key is not None and not await idempotency.claim(session, user, idempotency_key, print_):
+    opening = await open_order(
+        session,
+        customer_number=data.header.customer_number,
+        currency=data.header.currency,
+        claim=(user, idempotency_key, print_) if idempotency_key is not None else None,
+        external_number=data.header.external_number,
+    )
+    if idempotency_key is not None and not opening.claimed:
         return await _replay(session, user, idempotency_key, print_)
     key = (user, idempotency_key) if idempotency_key is not None else None
-    return await _place(session, data, user, print_, key, whole)
+    return await _place(session, data, user, print_, key, whole, opening)
 
 
 async def _place(
-    session: AsyncSession, data: DocumentInput, user: str, print_: str, key: tuple[str, str] | None, whole: bool
+    session: AsyncSession,
+    data: DocumentInput,
+    user: str,
+    print_: str,
+    key: tuple[str, str] | None,
+    whole: bool,
+    opening: Opening,
 ) -> Placed:
     customer_number = data.header.customer_number
     assert customer_number is not None
     if data.header.external_number is not None:
-        await _lock_external_number(session, customer_number, data.header.external_number)
+        # Locked by the order's first statement (opening.py) on PostgreSQL: this read is the first after it.
         params = {"p_customer": customer_number, "p_external": data.header.external_number}
         earlier = await transaction.rows(session, _EARLIER_ORDERS, **params)  # number, fingerprint, offer_number
         if earlier:
@@ -120,8 +133,8 @@ async def _place(
             if key is not None:
                 await idempotency.settle(session, *key, same, EXISTING)
             return Placed(same, EXISTING, await read_contents(session, ORDER, same))
-    recorded = await events.enabled(session, events.ORDER_EVENT)
-    written = await write_document(session, ORDER, data, user=user, fingerprint=print_)
+    recorded = opening.records(events.ORDER_EVENT)
+    written = await write_document(session, ORDER, data, user=user, fingerprint=print_, customer=opening.customer)
     contents = await written_contents(session, written) if whole else None
     # What names the order is written with its number (numbers.py); its event under the provisional one first.
     provisional = written.document.number
@@ -133,15 +146,6 @@ async def _place(
     number = await number_document(session, written.document, naming)  # the order sequence is locked from here on
     record = dataclasses.replace(written.record(), number=number)
     return Placed(number, CREATED, dataclasses.replace(contents, record=record) if contents else None, record)
-
-
-async def _lock_external_number(session: AsyncSession, customer_number: str, external_number: str) -> None:
-    """Serialises the orders of the customer that carry this AuftBestellNr, so that two equal requests
-    cannot both pass the check; other orders of the customer go on beside them. PostgreSQL: a transaction
-    advisory lock on a hash of both (a collision only makes two orders wait for each other). SQLite: the
-    writer's BEGIN IMMEDIATE serialises every write already."""
-    if session.get_bind().dialect.name == "postgresql":
-        await transaction.run(session, _LOCK, p_name=f"AuftBestellNr {customer_number} {external_number}")
 
 
 def _reused(external_number: str, number: str, earlier: str | None, offer_number: str | None) -> Conflict:

@@ -97,6 +97,12 @@ def remember_tax_codes(session: AsyncSession, rows: list[Row]) -> None:
     known.update((row[0], TaxCodeRecord(*row)) for row in rows)
 
 
+def remember_currencies(session: AsyncSession, rows: list[Row]) -> None:
+    """Currencies another statement of the transaction read (code, cash step): not read again."""
+    known: dict[str, CurrencyRecord | None] = session.info.setdefault(_CURRENCIES, {})
+    known.update((code, CurrencyRecord(code, step)) for code, step in rows)
+
+
 async def find_currency(session: AsyncSession, code: str) -> CurrencyRecord | None:
     """The currency, None when the ERP has none of that code; read once per transaction (the document's
     currency is checked when it is priced and its cash step wanted again for the totals)."""
