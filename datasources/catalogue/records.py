@@ -1,14 +1,16 @@
-"""Plain, immutable rows the catalogue queries hand to the schema."""
+"""Plain, immutable rows the catalogue queries hand to the schema.
+
+Named tuples, not frozen dataclasses: a 1000-article page makes some 8,000 of them, and a frozen
+dataclass's __init__ sets each field through object.__setattr__ (four times the cost)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class ArticleRecord:
+class ArticleRecord(NamedTuple):
     id: int
     number: str
     stock_managed: bool
@@ -27,14 +29,12 @@ class ArticleRecord:
     designation: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AttributeRecord:
+class AttributeRecord(NamedTuple):
     key: str
     contents: str
 
 
-@dataclass(frozen=True, slots=True)
-class PackagingUnitRecord:
+class PackagingUnitRecord(NamedTuple):
     code: str
     ean: str | None
     designation: str | None
@@ -44,8 +44,7 @@ class PackagingUnitRecord:
     content_weight: Decimal | None
 
 
-@dataclass(frozen=True, slots=True)
-class PriceTier:
+class PriceTier(NamedTuple):
     packaging_unit: str | None
     price_range: str | None
     min_quantity: Decimal
@@ -55,8 +54,7 @@ class PriceTier:
     modified_at: dt.datetime
 
 
-@dataclass(frozen=True, slots=True)
-class StockRecord:
+class StockRecord(NamedTuple):
     warehouse: str
     location_number: int
     packaging_unit: str | None
@@ -64,8 +62,7 @@ class StockRecord:
     quantity: Decimal  # on hand minus reservations; may be negative
 
 
-@dataclass(frozen=True, slots=True)
-class DeclarationRecord:
+class DeclarationRecord(NamedTuple):
     id: int
     language: str
     designation1: str | None
@@ -74,8 +71,7 @@ class DeclarationRecord:
     country: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class MediaRecord:
+class MediaRecord(NamedTuple):
     id: int
     article_id: int
     file_name: str
@@ -90,8 +86,7 @@ class MediaRecord:
     has_image: bool
 
 
-@dataclass(frozen=True, slots=True)
-class MediaFile:
+class MediaFile(NamedTuple):
     file_name: str
     content_type: str
     content: bytes
