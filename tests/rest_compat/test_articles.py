@@ -232,6 +232,10 @@ async def test_output_language_with_german_fallback(
 ) -> None:
     data = await get(client, f"/www/artikel?fields=ArtBez{query}", auth)
     assert [a["ArtBez"] for a in data["data"]] == designations
+    # A single article has the designation it has in the page: read with it, or after a customer's language.
+    numbers = [a["ArtNr"] for a in (await get(client, f"/www/artikel?fields=ArtNr{query}", auth))["data"]]
+    alone = [(await get(client, f"/www/artikel/{n}?fields=ArtBez{query}", auth))["data"]["ArtBez"] for n in numbers]
+    assert alone == designations
 
 
 @pytest.mark.parametrize("language", ["ger", "fre"])
