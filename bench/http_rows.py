@@ -1,5 +1,5 @@
 """The rows of bench/http_catalogue.py (the table of issue 15) and the check made before any of them is timed: for
-every path of a row, the gateway's body and each direct app's body, byte for byte, and the number of SQL
+every path of a row, the gateway's body and each other server's body, byte for byte, and the number of SQL
 statements the gateway reports in its Server-Timing header (`db;dur=..;desc="N queries"`)."""
 
 from __future__ import annotations

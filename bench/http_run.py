@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -58,9 +59,32 @@ def parse_args(argv: Sequence[str] | None = None, description: str | None = None
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per row and server (10)")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of load before each measurement (2)")
     parser.add_argument("--rows", type=_rows, default=list(ROW_NAMES), help=f"rows to run ({','.join(ROW_NAMES)})")
+    parser.add_argument(
+        "--baseline",
+        type=_checkout,
+        default=None,
+        help="a checkout of an earlier commit (git worktree add DIR COMMIT): its gateway runs beside, same database",
+    )
     args = parser.parse_args(argv)
     args.database_url = postgresql_url(parser, args.database_url)
     return args
+
+
+def _checkout(raw: str) -> Path:
+    path = Path(raw).resolve()
+    if not (path / "gateway" / "__main__.py").is_file():
+        raise argparse.ArgumentTypeError(f"{path} is not a checkout of the gateway")
+    return path
+
+
+def _baseline_label(checkout: Path) -> str:
+    commit = subprocess.run(  # noqa: S603 - git on the checkout the operator named
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],  # noqa: S607 - git from PATH, as the bench's wrk
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return f"gateway {commit or checkout.name}"
 
 
 def _rows(raw: str) -> list[str]:
@@ -81,16 +105,19 @@ def run_setting(built: Catalogue, workers: int, args: argparse.Namespace, databa
     setting = Setting(database, built.articles, workers, args.connections, args.seconds, os.getloadavg()[0])
     drivers = ("asyncpg",) if built.postgresql else ("sqlite3", "aiosqlite")
     gateway = built.gateway(workers)
+    baseline = None if args.baseline is None else built.gateway(workers, args.baseline)
     directs = [built.direct(driver, workers, args.connections) for driver in drivers]
     try:
         servers = [_started(GATEWAY, gateway.start())]
+        if baseline is not None:
+            servers.append(_started(_baseline_label(args.baseline), baseline.start()))
         servers += [_started(direct.label, direct.start()) for direct in directs]
         token = gateway.token(USER, SECRET)
         loads = {row.name: row.load(built.sample, token) for row in rows}
         bases = {label: base_url for label, base_url, _ in servers[1:]}
         for row in rows:
             setting.checked[row.name] = check(row, loads[row.name], gateway.base_url, bases)
-        print(f"  {len(rows)} rows: every direct body equals the gateway's", flush=True)
+        print(f"  {len(rows)} rows: every other server's body equals the gateway's", flush=True)
         backends = Backends(built.database.url) if built.postgresql else None
         for row in rows:
             lua = script(built.directory, f"{row.name}-{workers}", loads[row.name])
@@ -102,6 +129,8 @@ def run_setting(built: Catalogue, workers: int, args: argparse.Namespace, databa
     finally:
         for direct in directs:
             direct.stop()
+        if baseline is not None:
+            baseline.stop()
         gateway.stop()
     return setting
 
@@ -143,8 +172,9 @@ def print_legend(args: argparse.Namespace) -> None:
     print("from each server's Server-Timing header.")
     print("direct: bench/http_direct.py, hand-written SQL and orjson, the same bytes (checked before timing). It")
     print("checks no token: a request without an Authorization header gets the gateway's 401 body, so its 401 row")
-    print("is Starlette and uvicorn's floor. gw/direct: the gateway's CPU per request and requests/s over the")
-    print("direct app's. Orders (POST /www/auftrag) are bench/orders.py's.")
+    print("is Starlette and uvicorn's floor. gw/this: the gateway's CPU per request and requests/s over the line's")
+    print("server's (the direct apps', and with --baseline the earlier commit's gateway). Orders (POST /www/auftrag)")
+    print("are bench/orders.py's.")
 
 
 def print_setting(setting: Setting) -> None:
@@ -156,11 +186,11 @@ def print_setting(setting: Setting) -> None:
     )
     columns = ["request", "server", "req/s", "p50 ms", "p99 ms", "CPU ms/req"]
     columns += (
-        ["PostgreSQL CPU ms/req", "statements", "gw/direct CPU", "gw/direct CPU with PostgreSQL's"]
+        ["PostgreSQL CPU ms/req", "statements", "gw/this CPU", "gw/this CPU with PostgreSQL's"]
         if postgresql
-        else ["statements", "gw/direct CPU"]
+        else ["statements", "gw/this CPU"]
     )
-    columns += ["gw/direct req/s", "other answers"]
+    columns += ["gw/this req/s", "other answers"]
     print("| " + " | ".join(columns) + " |")
     print("|---" * len(columns) + "|")
     gateway: dict[str, Measured] = {}

@@ -66,8 +66,11 @@ class Catalogue:
     def postgresql(self) -> bool:
         return self.database.server_database is not None
 
-    def gateway(self, workers: int) -> GatewayServer:
-        return GatewayServer(self.directory, self.database, ("--no-demo", "--workers", str(workers)), GATEWAY_ENV)
+    def gateway(self, workers: int, source: Path | None = None) -> GatewayServer:
+        """The real server; with `source`, the gateway's code of that checkout (an earlier commit, for a
+        before-and-after in one run), on the same database."""
+        env = GATEWAY_ENV if source is None else {**GATEWAY_ENV, "PYTHONPATH": str(source)}
+        return GatewayServer(self.directory, self.database, ("--no-demo", "--workers", str(workers)), env)
 
     def direct(self, driver: str, workers: int, pool: int) -> DirectServer:
         url = make_url(self.database.url)
