@@ -30,7 +30,12 @@ Server-Timing header, and gateway/direct ratios of CPU per request and of reques
 
     python bench/http_catalogue.py [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test]
                          [--articles 2000,20000] [--workers 1,2] [--connections 8] [--seconds 10] [--warmup 2]
-                         [--rows unauthorized,single,list10,fields100,list100,list1000]
+                         [--rows unauthorized,single,list10,fields100,list100,list1000] [--baseline DIR]
+
+--baseline DIR runs the gateway of another checkout beside this one, on the same database, as one more
+server (its bodies checked against this gateway's, byte for byte): before and after in one run, e.g.
+
+    git worktree add /tmp/before 987f11a && python bench/http_catalogue.py --baseline /tmp/before
 
 200,000 articles work (--articles 2000,20000,200000) but take minutes to build. The machine's other work
 moves the absolute figures; compare the lines of one run.
