@@ -6,7 +6,7 @@ would store it. One hook refuses such text as invalid input on both, whatever ro
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import event
@@ -25,18 +25,24 @@ def _refuse_nul(conn: Any, cursor: Any, statement: str, parameters: Any, context
 
 def check(parameters: Any) -> None:
     """For statements run by the driver itself (datasources/reads), which SQLAlchemy's events do not see."""
-    if any("\x00" in text for text in _texts(parameters)):
+    if _has_nul(parameters):
         raise InvalidInput("text cannot contain NUL characters")
 
 
-def _texts(parameters: Any) -> Iterator[str]:
-    """Every string among the parameters, whatever shape the dialect uses (tuples, dicts, lists)."""
-    pending = [parameters]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, Mapping):
-            pending.extend(item.values())
-        elif isinstance(item, list | tuple) and item and not isinstance(item[0], int):
-            pending.extend(item)  # (a list of numbers, a page's ids, holds no text)
+def _has_nul(item: Any) -> bool:
+    """Whether a string among the parameters holds NUL, whatever shape the dialect uses: a dict of named ones, a
+    tuple of positional ones, a list of either for an executemany (its rows), a list value of an IN."""
+    if isinstance(item, str):
+        return "\x00" in item
+    if isinstance(item, Mapping):
+        values: Iterable[Any] = item.values()
+    elif isinstance(item, list | tuple):
+        values = item
+    else:
+        return False
+    # Numbers, the most common value (ids, a page's ids by the thousand), are passed over without a call; a loop,
+    # not any() over a generator, which takes twice as long for a page's ids.
+    for value in values:  # noqa: SIM110
+        if value.__class__ is not int and value is not None and _has_nul(value):
+            return True
+    return False

@@ -736,3 +736,22 @@ async def test_the_customer_lists_its_last_orders_newest_first(
     assert new[2] == entry("500001", new[2]["AuftErf"])
     assert await listed("?order=10&status=O") == []
     assert await listed("") == []  # order defaults to 0
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"Positionen": [{**HAMMER, "PosBez": "Ham\u0000mer"}]},  # a position's text: one row of an executemany
+        {"Zahlung": [{"Bezeichnung": "TransID", "Wert": "T\u00001"}]},  # a payment's
+        {"GrundDaten": {"KundNr": "100002", "AuftBez": "a\u0000b"}},  # the document's own
+    ],
+)
+async def test_nul_in_any_text_of_an_order_is_400_and_writes_nothing(
+    client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str], db: Database, change: dict[str, Any]
+) -> None:
+    # PostgreSQL cannot hold NUL in text: refused as invalid input on both databases, not a driver error (500).
+    empty = await row_counts(db)
+    response = await client.post("/www/auftrag", json=order(HAMMER) | change, headers=auth)
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "invalid_request"
+    assert await row_counts(db) == empty
