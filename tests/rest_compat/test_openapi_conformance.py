@@ -18,6 +18,8 @@ from referencing.jsonschema import DRAFT202012
 
 from tests.server import GatewayServer, running_server
 
+# The last test reads what every other test of this module checked (the module's server and its record): under
+# pytest-xdist the module runs on one worker (--dist loadfile, pyproject.toml), or the record would be split.
 SAMPLES = Path(__file__).parents[1] / "fixtures" / "einvoice" / "combine"
 SHOP, ADMIN, CATALOGUE = ("shop", "a-shop-secret"), ("operator", "an-admin-secret"), ("reader", "a-reader-secret")
 
