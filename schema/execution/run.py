@@ -3,7 +3,9 @@
 Everything synchronous is completed at once; every awaitable a level produces (dataloader-backed and
 other async resolvers of all the objects of that level) is awaited together (driver.settle), and their
 results complete the next level. So loaders see whole levels of keys per batch, and no coroutine waits
-on another field's.
+on another field's. A batch field (schema/batches.py) is one call per field and level, with every object
+of the level that selects it; its values are completed in the order of its objects, as graphql-core
+completes the values of one loader batch, and its error is each object's.
 
 Field errors are graphql-core's: whatever its executor turns into a field error (a resolver that raises,
 an error returned as a value, a null at a non-null position, a value a scalar cannot represent) is
