@@ -22,6 +22,8 @@ errors: reading attributes and converting them is pure, so doing it twice change
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 from graphql import GraphQLFloat, GraphQLInt
@@ -59,11 +61,16 @@ def leaf_builder(
         lines.append(f"    if {test}: {name} = _out{index}({name})")
         values[leaf.key] = name
     lines.append("    return {" + ", ".join(f"{key!r}: {value}" for key, value in values.items()) + "}")
-    # Named for its type, so that tracebacks and profiles tell the builders apart.
-    code = compile("\n".join(lines), f"<build {type_name}>", "exec")
-    exec(code, namespace)  # noqa: S102 (the text is made of response keys and attribute names)
+    exec(_code("\n".join(lines), type_name), namespace)  # noqa: S102 (the text is made of response keys and attribute names)
     build: Build = namespace["build"]
     return build
+
+
+@lru_cache(maxsize=1024)
+def _code(source: str, type_name: str) -> CodeType:
+    """The builder's code, compiled once per text (~0.35 ms each): documents that select the same fields of a type
+    share it, each with its own namespace. Named for its type, so that tracebacks and profiles tell them apart."""
+    return compile(source, f"<build {type_name}>", "exec")
 
 
 def _passes(kind: str, name: str, index: int, exact: type) -> str | None:
