@@ -3,7 +3,7 @@
 Through a session SQLAlchemy looks every statement up in its cache, builds an execution context, binds the
 parameters and wraps the result, and the ORM adds its own steps: 150-300 µs of CPU a statement here, against
 40-70 µs for the DBAPI cursor. An order runs the same fifteen or so statements every time, so each is a
-`Statement` compiled once per dialect (a `Query` of datasources/reads compiles itself the same way), and
+`Statement` compiled once per dialect (datasources/reads/query.py's `Compiled`, as a read's `Query`), and
 running it costs what the cursor costs. What the session would do around a statement is kept:
 
 - the session's connection and transaction are the statement's (`session.connection()`: SQLite's BEGIN
@@ -26,65 +26,12 @@ from typing import Any, NoReturn, cast
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql import ClauseElement, Select
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.dml import UpdateBase
+from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.visitors import iterate
-from sqlalchemy.types import TypeEngine
 from sqlalchemy.util import greenlet_spawn
 
 from datasources.reads import Query, Row
-from datasources.reads.query import ValuesIn, list_value
-
-Processor = Callable[[Any], Any]
-
-
-class Compiled:
-    """A statement's text for one dialect, its parameters in order and its rows' converters."""
-
-    __slots__ = ("_converters", "binds", "defaults", "dialect", "lists", "names", "sql", "types")
-
-    def __init__(self, statement: ClauseElement, dialect: Dialect, lists: frozenset[str]) -> None:
-        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        if "POSTCOMPILE" in compiled.string:
-            raise ValueError("a statement's lists are values_in(...) parameters: an expanding IN changes its text")
-        if getattr(compiled, "insert_prefetch", None) or getattr(compiled, "update_prefetch", None):
-            raise ValueError("a compiled statement has no Python-side defaults: give every such column")
-        self.sql = compiled.string
-        self.dialect = dialect
-        self.lists = lists
-        self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
-        parameters = {name: compiled.binds[name] for name in self.names}
-        self.defaults: dict[str, Any] = {name: p.value for name, p in parameters.items() if not p.required}
-        self.binds = tuple(_bind_processor(parameters[name].type, dialect) for name in self.names)
-        self.types = tuple(column.type for column in _returned(statement))
-        self._converters: dict[tuple[Any, ...] | None, tuple[tuple[int, Processor], ...]] = {}
-
-    def arguments(self, given: Mapping[str, Any]) -> tuple[Any, ...]:
-        values = []
-        for name, bind in zip(self.names, self.binds, strict=True):
-            value = given[name] if name in given else self.defaults[name]
-            if name in self.lists:
-                value = list_value(self.dialect, value)
-            values.append(value if bind is None else bind(value))
-        return tuple(values)
-
-    def rows(self, raw: Iterable[Row], column_types: Sequence[Any] | None = None) -> list[Row]:
-        key = None if column_types is None else tuple(column_types)
-        converters = self._converters.get(key)
-        if converters is None:
-            kinds = column_types or (None,) * len(self.types)
-            found = (_result_processor(t, self.dialect, kind) for t, kind in zip(self.types, kinds, strict=True))
-            converters = self._converters[key] = tuple((i, f) for i, f in enumerate(found) if f is not None)
-        if not converters:
-            return raw if isinstance(raw, list) else list(raw)
-        converted: list[Row] = []
-        for row in raw:
-            values = list(row)
-            for index, convert in converters:
-                values[index] = convert(values[index])
-            converted.append(values)
-        return converted
+from datasources.reads.query import Compiled, ValuesIn
 
 
 class Statement:
@@ -247,21 +194,3 @@ def _column_types(dialect: Dialect, description: Sequence[Any] | None) -> Sequen
     if description is None or dialect.name == "sqlite":
         return None
     return [column[1] for column in description]
-
-
-def _returned(statement: ClauseElement) -> Sequence[Any]:
-    if isinstance(statement, Select):
-        return list(statement.selected_columns)
-    if isinstance(statement, UpdateBase):
-        return list(statement.exported_columns)
-    raise TypeError(f"{type(statement).__name__} is not a statement to run in a transaction")
-
-
-def _result_processor(type_: TypeEngine[Any], dialect: Dialect, column_type: Any) -> Processor | None:
-    processor: Processor | None = type_.dialect_impl(dialect).result_processor(dialect, column_type)
-    return processor
-
-
-def _bind_processor(type_: TypeEngine[Any], dialect: Dialect) -> Processor | None:
-    processor: Processor | None = type_.dialect_impl(dialect).bind_processor(dialect)
-    return processor

@@ -15,14 +15,15 @@ json_each(?))` with a JSON array on SQLite, `= ANY($1::INTEGER[])` on PostgreSQL
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from sqlalchemy import ARRAY, ColumnElement, String, bindparam
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import ClauseElement, Select
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.sql.visitors import InternalTraversal, iterate
 from sqlalchemy.types import Boolean, TypeEngine
 
@@ -67,14 +68,18 @@ def list_value(dialect: Dialect, values: Iterable[Any]) -> Any:
 
 
 class Compiled:
-    """A query's statement for one dialect: its text, its parameters in order, its rows' converters."""
+    """A statement for one dialect: its text, its parameters in order, its rows' converters. A read's `Query`,
+    or a write transaction's `Statement` (datasources/transaction.py): a SELECT, or an INSERT, UPDATE or DELETE
+    with or without RETURNING."""
 
     __slots__ = ("_converters", "binds", "defaults", "dialect", "lists", "names", "sql", "types")
 
-    def __init__(self, statement: Select[*tuple[Any, ...]], dialect: Dialect, lists: frozenset[str]) -> None:
-        compiled = statement.compile(dialect=dialect)
+    def __init__(self, statement: ClauseElement, dialect: Dialect, lists: frozenset[str]) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
         if "POSTCOMPILE" in compiled.string:
-            raise ValueError("a query's lists are values_in(...) parameters: an expanding IN changes its text")
+            raise ValueError("a statement's lists are values_in(...) parameters: an expanding IN changes its text")
+        if getattr(compiled, "insert_prefetch", None) or getattr(compiled, "update_prefetch", None):
+            raise ValueError("a compiled statement has no Python-side defaults: give every such column")
         self.sql = compiled.string
         self.dialect = dialect
         self.lists = lists
@@ -83,7 +88,7 @@ class Compiled:
         parameters = {name: compiled.binds[name] for name in self.names}
         self.defaults: dict[str, Any] = {name: p.value for name, p in parameters.items() if not p.required}
         self.binds = tuple(_bind_processor(parameters[name].type, dialect) for name in self.names)
-        self.types = tuple(column.type for column in statement.selected_columns)
+        self.types = tuple(column.type for column in _returned(statement))
         self._converters: dict[tuple[Any, ...] | None, Callable[[Iterable[Row]], list[Row]] | None] = {}
 
     def arguments(self, given: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -155,6 +160,15 @@ class Query:
     def parameters(self, dialect: Dialect, given: Mapping[str, Any]) -> dict[str, Any]:
         """The parameters as a session executes the statement: lists in the dialect's form."""
         return {name: list_value(dialect, value) if name in self.lists else value for name, value in given.items()}
+
+
+def _returned(statement: ClauseElement) -> Sequence[Any]:
+    """The columns a statement hands back: a SELECT's, an INSERT's, UPDATE's or DELETE's RETURNING (none)."""
+    if isinstance(statement, Select):
+        return list(statement.selected_columns)
+    if isinstance(statement, UpdateBase):
+        return list(statement.exported_columns)
+    raise TypeError(f"{type(statement).__name__} is not a statement to compile")
 
 
 def _result_processor(type_: TypeEngine[Any], dialect: Dialect, column_type: Any) -> Processor | None:
