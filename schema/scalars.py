@@ -11,7 +11,25 @@ from strawberry.types.scalar import ScalarDefinition
 UtcDateTime = NewType("UtcDateTime", dt.datetime)
 
 
+# The texts of the datetimes serialised last, by object: the reads hand out one object per distinct stored
+# time (datasources/reads/memo.py), and a catalogue page serialises thousands of them, a few hundred distinct.
+# The object is kept with its text, so its id is not reused while it is here.
+_SERIALIZED: dict[int, tuple[dt.datetime, str]] = {}
+_SERIALIZED_SIZE = 8192
+
+
 def _serialize_utc(value: dt.datetime) -> str:
+    found = _SERIALIZED.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = _utc_text(value)
+    if len(_SERIALIZED) >= _SERIALIZED_SIZE:
+        _SERIALIZED.clear()
+    _SERIALIZED[id(value)] = (value, text)
+    return text
+
+
+def _utc_text(value: dt.datetime) -> str:
     # isoformat, not strftime: glibc's %Y writes the year 1 as "1", ISO 8601 needs four digits.
     if value.tzinfo is dt.UTC:  # as the database hands them out: "...+00:00" becomes "...Z"
         return value.isoformat(timespec="seconds")[:-6] + "Z"

@@ -2,11 +2,12 @@
 query_only`), each statement its own transaction as the short read sessions' were (in WAL mode a read never
 waits for the writer, nor the writer for it).
 
-A small read, a few rows found by an index (Query.small), runs on the event loop's thread at once: it takes
-microseconds, less than handing it to a thread and back, which costs tens of microseconds and makes the two
-threads contend for the GIL. Every other read of a batch (batch.py) goes to one of a few reading threads in
-one hand-off, so that a long one (a whole catalogue, a search) does not hold up the event loop, and several
-can run at once. A small read that finds the database busy (a rare checkpoint) waits for it in a thread.
+A small read, rows found by an index for a page at most (Query.small), runs on the event loop's thread at
+once: a few rows take microseconds, less than handing them to a thread and back, and a page's rows take a
+few milliseconds, where a reading thread and the event loop would hand the GIL to each other for every row
+(several times the read's own CPU). Every other read of a batch (batch.py) goes to one of a few reading
+threads in one hand-off, so that a long one (a whole catalogue, a search) does not hold up the event loop,
+and several can run at once. A small read that finds the database busy (a rare checkpoint) waits for it in a thread.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from datasources.errors import InvalidInput
 from datasources.models import Article, ArticleAttribute, Price
 from datasources.reads import Query, SessionReads, SqliteReads, values_in
 from datasources.reads.batch import Batches
+from datasources.reads.query import SMALL
 from datasources.statistics import QueryStats, current_stats
 from tests import databases
 from tests.factories import Factory
@@ -141,6 +142,6 @@ async def test_small_reads_run_at_once_and_scans_in_a_thread(
     assert handed_off == []  # read on the event loop's thread
 
     scan = Query(ATTRIBUTE.statement, scan=True)
-    many = db.reads.rows(ARTICLES, ids=list(range(1, 1000)))  # a list past SMALL
+    many = db.reads.rows(ARTICLES, ids=list(range(1, SMALL + 2)))  # a list past SMALL
     assert [len(rows) for rows in await asyncio.gather(db.reads.rows(scan), many)] == [2, 2]
     assert handed_off == [2]  # both in one hand-off

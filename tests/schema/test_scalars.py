@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from schema.scalars import _serialize_utc
+from schema.scalars import _SERIALIZED, _SERIALIZED_SIZE, _serialize_utc
 
 
 @pytest.mark.parametrize(
@@ -21,3 +21,20 @@ from schema.scalars import _serialize_utc
 )
 def test_a_moment_is_written_in_utc_with_z(value: dt.datetime, text: str) -> None:
     assert _serialize_utc(value) == text
+
+
+def test_a_moment_serialised_again_gives_its_own_text_not_another_objects() -> None:
+    # The texts are kept by object: a moment serialised once comes back from the cache, and an object made
+    # after another was freed (its id possibly reused) gets its own text.
+    first = dt.datetime(2026, 11, 27, 10, 0, tzinfo=dt.UTC)
+    assert _serialize_utc(first) == _serialize_utc(first) == "2026-11-27T10:00:00Z"
+    for hour in range(24):
+        assert _serialize_utc(dt.datetime(2026, 11, 27, hour, 30, tzinfo=dt.UTC)) == f"2026-11-27T{hour:02d}:30:00Z"
+
+
+def test_the_kept_texts_are_bounded() -> None:
+    kept = [dt.datetime(2026, 1, 1, tzinfo=dt.UTC) + dt.timedelta(seconds=n) for n in range(_SERIALIZED_SIZE + 10)]
+    texts = [_serialize_utc(value) for value in kept]
+    assert len(_SERIALIZED) <= _SERIALIZED_SIZE
+    assert texts[-1] == "2026-01-01T02:16:41Z"
+    assert [_serialize_utc(value) for value in kept] == texts
