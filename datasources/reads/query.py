@@ -182,7 +182,7 @@ def _result_processor(type_: TypeEngine[Any], dialect: Dialect, column_type: Any
     # The dialect's own implementation of the type, as SQLAlchemy's execution uses it (e.g. SQLite's
     # DATETIME, which parses the stored text; asyncpg's NUMERIC, which depends on the column's type).
     processor: Processor | None = type_.dialect_impl(dialect).result_processor(dialect, column_type)
-    if processor is not None and memo.memoisable(type_, dialect):
+    if processor is not None and memo.memoisable(type_):
         return memo.memoised(processor)
     return processor
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.types import Integer, Numeric, String
+from sqlalchemy.types import Integer, String
 
 from datasources.models.base import Money, Quantity, UtcDateTime
 from datasources.reads import memo
@@ -31,7 +31,7 @@ def _plain(type_: Any) -> memo.Processor:
     ],
 )
 def test_memoised_values_are_sqlalchemys_own(type_: Any, stored: list[Any]) -> None:
-    assert memo.memoisable(type_, SQLITE)
+    assert memo.memoisable(type_)
     plain, memoised = _plain(type_), memo.memoised(_plain(type_))
     for value in stored:
         expected, got = plain(value), memoised(value)
@@ -50,10 +50,19 @@ def test_a_moment_is_utc_aware() -> None:
     assert memoised("2026-11-27 10:00:00.000000") == dt.datetime(2026, 11, 27, 10, tzinfo=dt.UTC)
 
 
-def test_only_sqlites_numbers_and_times_are_memoised() -> None:
-    assert not memo.memoisable(Integer(), SQLITE)
-    assert not memo.memoisable(String(), SQLITE)
-    assert not memo.memoisable(Numeric(14, 4), postgresql.asyncpg.dialect())  # asyncpg's own Decimal
+def test_only_numbers_and_times_are_memoised() -> None:
+    assert not memo.memoisable(Integer())
+    assert not memo.memoisable(String())
+    assert memo.memoisable(Money) and memo.memoisable(UtcDateTime())
+
+
+def test_asyncpgs_naive_times_become_one_utc_moment_per_value() -> None:
+    dialect = postgresql.asyncpg.dialect()
+    plain = UtcDateTime().dialect_impl(dialect).result_processor(dialect, None)
+    memoised = memo.memoised(plain)
+    first, again = dt.datetime(2026, 11, 27, 10, 0, 1), dt.datetime(2026, 11, 27, 10, 0, 1)
+    assert memoised(first) == plain(first) == dt.datetime(2026, 11, 27, 10, 0, 1, tzinfo=dt.UTC)
+    assert memoised(again) is memoised(first)
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
