@@ -29,6 +29,8 @@ from typing import Any
 import strawberry
 from strawberry.types.field import StrawberryField
 
+from schema.loaders import answer
+
 # (the objects, the request's context) -> one value per object, in order
 Many = Callable[[Sequence[Any], Any], Awaitable[Sequence[Any]]]
 
@@ -82,15 +84,12 @@ class FieldBatches:
 
     async def _resolve(self, many: Many, waiting: list[tuple[Any, asyncio.Future[Any]]]) -> None:
         try:
-            values = checked(await many([source for source, _ in waiting], self.context), len(waiting))
+            values: Sequence[Any] | Exception = checked(
+                await many([source for source, _ in waiting], self.context), len(waiting)
+            )
         except Exception as error:
-            for _, future in waiting:
-                if not future.done():
-                    future.set_exception(error)
-            return
-        for (_, future), value in zip(waiting, values, strict=True):
-            if not future.done():  # its resolver was cancelled meanwhile
-                future.set_result(value)
+            values = error
+        answer(waiting, values)
 
 
 def checked(values: Sequence[Any], count: int) -> Sequence[Any]:

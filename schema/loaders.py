@@ -80,15 +80,10 @@ class BatchLoader(Generic[K, V]):
 
     async def _resolve(self, waiting: list[tuple[K, SharedFuture[V]]]) -> None:
         try:
-            values = await self._load([key for key, _ in waiting])
+            values: Sequence[V] | Exception = await self._load([key for key, _ in waiting])
         except Exception as error:
-            for _, future in waiting:
-                if not future.done():
-                    future.set_exception(error)
-            return
-        for (_, future), value in zip(waiting, values, strict=True):
-            if not future.done():
-                future.set_result(value)
+            values = error
+        answer(waiting, values)
 
     async def _load(self, keys: Sequence[K]) -> list[V]:
         found = await self._fetch(keys)
@@ -97,6 +92,19 @@ class BatchLoader(Generic[K, V]):
     async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
         async with self.db.reader() as session:
             return await type(self).fetch(session, keys)
+
+
+def answer(waiting: Iterable[tuple[Any, asyncio.Future[V]]], values: Sequence[V] | Exception) -> None:
+    """Each waiting future its value, in order, or every one the batch's error; a future already done (its
+    resolver was cancelled meanwhile) is left as it is."""
+    if isinstance(values, Exception):
+        for _, future in waiting:
+            if not future.done():
+                future.set_exception(values)
+        return
+    for (_, future), value in zip(waiting, values, strict=True):
+        if not future.done():
+            future.set_result(value)
 
 
 async def _all(futures: list[asyncio.Future[V]]) -> list[V]:
