@@ -7,7 +7,8 @@ once: a few rows take microseconds, less than handing them to a thread and back,
 few milliseconds, where a reading thread and the event loop would hand the GIL to each other for every row
 (several times the read's own CPU). Every other read of a batch (batch.py) goes to one of a few reading
 threads in one hand-off, so that a long one (a whole catalogue, a search) does not hold up the event loop,
-and several can run at once. A small read that finds the database busy (a rare checkpoint) waits for it in a thread.
+and several can run at once. A small read that finds the database busy (a rare checkpoint) waits for it in
+a thread.
 """
 
 from __future__ import annotations
