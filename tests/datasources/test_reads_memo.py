@@ -17,8 +17,8 @@ from datasources.reads import memo
 SQLITE = sqlite.dialect()
 
 
-def _plain(type_: Any) -> memo.Processor:
-    processor: memo.Processor = type_.dialect_impl(SQLITE).result_processor(SQLITE, None)
+def _plain(type_: Any, dialect: Any = SQLITE) -> memo.Processor:
+    processor: memo.Processor = type_.dialect_impl(dialect).result_processor(dialect, None)
     return processor
 
 
@@ -57,8 +57,7 @@ def test_only_numbers_and_times_are_memoised() -> None:
 
 
 def test_asyncpgs_naive_times_become_one_utc_moment_per_value() -> None:
-    dialect = postgresql.asyncpg.dialect()
-    plain = UtcDateTime().dialect_impl(dialect).result_processor(dialect, None)
+    plain = _plain(UtcDateTime(), postgresql.asyncpg.dialect())  # type: ignore[no-untyped-call]
     memoised = memo.memoised(plain)
     first, again = dt.datetime(2026, 11, 27, 10, 0, 1), dt.datetime(2026, 11, 27, 10, 0, 1)
     assert memoised(first) == plain(first) == dt.datetime(2026, 11, 27, 10, 0, 1, tzinfo=dt.UTC)
