@@ -9,7 +9,7 @@ import strawberry
 from strawberry.types.unset import UNSET
 
 from schema.customers.inputs import AddressInput, given, given_each
-from schema.sales.input_builder import builds_itself
+from schema.input_builder import builds_itself
 
 
 @strawberry.input(description="A position of a new document.")
@@ -33,7 +33,7 @@ class PaymentInput:
     value: str | None = strawberry.field(default=UNSET, description="Wert.")
 
 
-@builds_itself  # without Strawberry's conversion field by field (input_builder.py)
+@builds_itself  # without Strawberry's conversion field by field (schema/input_builder.py)
 @strawberry.input(description="GrundDaten, addresses, positions and payments of a new offer or order.")
 class DocumentInput:
     customer_number: str | None = strawberry.field(

@@ -1,4 +1,4 @@
-"""A document's input value built from what graphql-core coerced (schema/sales/input_builder.py) is the value
+"""A document's input value built from what graphql-core coerced (schema/input_builder.py) is the value
 Strawberry's own conversion builds: every field, nulls, unsent fields, nested inputs and lists."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from strawberry.types.arguments import convert_arguments
 from strawberry.types.base import get_object_definition
 
 import schema.execution  # noqa: F401 (the schema's modules import in this order)
-from schema.sales.input_builder import build, builds_itself
+from schema.input_builder import build, builds_itself
 from schema.sales.inputs import DocumentInput
 from schema.sales.mutations import SalesMutation
 from schema.schema import build_schema
