@@ -58,14 +58,14 @@ async def open_order(
     claimed = True
     if claim is not None:
         user, key, print_ = claim
-        idempotency.check_key(key)
         if postgresql_:
+            idempotency.check_key(key)
             params.update(idempotency.claim_parameters(user, key, print_))
         else:
-            claimed = await idempotency.claim(session, user, key, print_)
+            claimed = await idempotency.claim(session, user, key, print_)  # checks the key itself
     if external_number is not None and postgresql_:
         params["p_lock"] = lock_name(customer_number, external_number)
-    statement = _statement(postgresql_ and claim is not None, postgresql_ and external_number is not None)
+    statement = _STATEMENTS[postgresql_ and claim is not None, postgresql_ and external_number is not None]
     rows = await transaction.rows(session, statement, **params)
     first = rows[0]
     if postgresql_ and claim is not None:
@@ -107,8 +107,5 @@ def _build(claim: bool, lock: bool) -> Statement:
     return Statement(stmt)
 
 
+# By (claim, lock): the four forms of the statement.
 _STATEMENTS = {(claim, lock): _build(claim, lock) for claim in (False, True) for lock in (False, True)}
-
-
-def _statement(claim: bool, lock: bool) -> Statement:
-    return _STATEMENTS[claim, lock]
