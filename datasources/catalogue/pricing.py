@@ -4,7 +4,6 @@ prices in the currency wins. Lists are never merged. Tiers run from AbAnzahl up 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import NamedTuple
@@ -59,23 +58,34 @@ async def prices_by_article(
 
 
 def _choose_tiers(rows: Iterable[_PriceRow], chain: Sequence[int]) -> dict[PriceKey, list[PriceTier]]:
-    by_key: dict[PriceKey, dict[int, list[_PriceRow]]] = defaultdict(lambda: defaultdict(list))
+    """Per article and unit, the tiers of the first list of `chain` that has rows for it (one pass: a page
+    has thousands of keys)."""
+    rank = {list_id: position for position, list_id in enumerate(chain)}
+    chosen: dict[PriceKey, tuple[int, list[_PriceRow]]] = {}
     for row in rows:
-        by_key[(row.article_id, row.packaging_unit)][row.price_list_id].append(row)
-    chosen: dict[PriceKey, list[PriceTier]] = {}
-    for key, by_list in by_key.items():
-        first = next(list_id for list_id in chain if list_id in by_list)
-        chosen[key] = _tiers(by_list[first])
-    return chosen
+        key = (row.article_id, row.packaging_unit)
+        position = rank[row.price_list_id]
+        current = chosen.get(key)
+        if current is None or position < current[0]:
+            chosen[key] = (position, [row])
+        elif position == current[0]:
+            current[1].append(row)
+    return {key: _tiers(list_rows) for key, (_, list_rows) in chosen.items()}
+
+
+def _tier_order(row: _PriceRow) -> tuple[str, Decimal]:
+    return (row.price_range or "", row.min_quantity)
 
 
 def _tiers(rows: list[_PriceRow]) -> list[PriceTier]:
-    rows = sorted(rows, key=lambda r: (r.price_range or "", r.min_quantity))
+    if len(rows) > 1:
+        rows = sorted(rows, key=_tier_order)
+    last = len(rows) - 1
     tiers = []
     for index, row in enumerate(rows):
-        following = rows[index + 1] if index + 1 < len(rows) else None
-        same_range = following is not None and following.price_range == row.price_range
-        upper: Decimal | None = following.min_quantity if same_range and following else None
+        following = rows[index + 1] if index < last else None
+        # BisAnzahl: the next tier's AbAnzahl within the same price range.
+        upper = following.min_quantity if following is not None and following.price_range == row.price_range else None
         tiers.append(
             PriceTier(
                 packaging_unit=row.packaging_unit,

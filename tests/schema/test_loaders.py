@@ -42,3 +42,61 @@ async def test_a_cancelled_resolver_does_not_cancel_the_key_for_the_others(db: D
     assert squares.calls == [[3]]
     assert await squares.load(3) == 9  # the answer stays known for the request
     assert squares.calls == [[3]]
+
+
+class FailingLoader(BatchLoader[int, int]):
+    calls: int = 0
+
+    async def _load(self, keys: Sequence[int]) -> list[int]:
+        self.calls += 1
+        raise RuntimeError(f"no values for {list(keys)}")
+
+
+async def test_keys_asked_for_in_one_turn_are_fetched_in_one_batch_each_once(db: Database) -> None:
+    squares = loader(db)
+    single, many = squares.load(2), squares.load_many([3, 2, 4, 3])
+    assert await many == [9, 4, 16, 9]
+    assert await single == 4
+    assert squares.calls == [[2, 3, 4]]
+    # Known keys are answered from the request's values; new ones make the next batch.
+    assert await squares.load_many([4, 5, 2]) == [16, 25, 4]
+    assert squares.calls == [[2, 3, 4], [5]]
+
+
+async def test_a_key_asked_for_while_its_batch_runs_waits_for_that_batch(db: Database) -> None:
+    squares = loader(db)
+    first = asyncio.ensure_future(squares.load_many([1, 2]))
+    await asyncio.sleep(0)  # dispatched, still running
+    assert await squares.load_many([2, 3]) == [4, 9]
+    assert await first == [1, 4]
+    assert squares.calls == [[1, 2], [3]]
+
+
+async def test_a_failed_batch_fails_each_of_its_keys_every_time_they_are_asked_for(db: Database) -> None:
+    failing = FailingLoader(db)
+    failing.prime(7, 49)
+    many, single = failing.load_many([1, 7, 2]), failing.load(2)
+    for awaitable in (many, single, failing.load(1)):
+        try:
+            await awaitable
+        except RuntimeError as error:
+            assert str(error) == "no values for [1, 2]"
+        else:
+            raise AssertionError("a key of a failed batch got a value")
+    assert await failing.load_many([7]) == [49]  # primed: never fetched
+    assert failing.calls == 1
+
+
+async def test_prime_keeps_a_known_value_unless_forced(db: Database) -> None:
+    squares = loader(db)
+    assert await squares.load(3) == 9
+    squares.prime(3, 10)
+    assert await squares.load(3) == 9
+    squares.prime(3, 10, force=True)
+    assert await squares.load(3) == 10
+    # Forced while its batch runs: the primed value (a record just written) wins over the fetched one.
+    running = asyncio.ensure_future(squares.load(4))
+    await asyncio.sleep(0)
+    squares.prime(4, 17, force=True)
+    assert await running == 17
+    assert await squares.load(4) == 17
