@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any, cast
 
-from graphql import ExecutionResult, OperationType
+from graphql import ExecutionResult, ExperimentalIncrementalExecutionResults, OperationType
 from graphql.execution.executor import CollectedErrors
 from graphql.pyutils import AwaitableOrValue
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
@@ -73,6 +73,16 @@ class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
         if self.is_awaitable(result):
             result = await result
         return cast(ExecutionResult, result)
+
+    def build_response(self, data: dict[str, Any] | None) -> ExecutionResult | ExperimentalIncrementalExecutionResults:
+        response = super().build_response(data)
+        if isinstance(response, ExecutionResult):  # else deferred work runs on
+            # graphql-core's executor refers to itself through its resolve-info helpers (bound methods): a
+            # cycle only the cyclic collector frees, and with it the request's context, loaders and every
+            # record they read (some 15,000 objects per 1000-article page), collected while other requests
+            # run. Once the response is built nothing uses them: without them, reference counting frees it.
+            vars(self).pop("async_helpers", None)
+        return response
 
     def _name(self) -> str:
         name = self.operation.name

@@ -3,6 +3,8 @@ compiled."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 import pytest
@@ -114,6 +116,38 @@ async def test_skip_and_include_plans_follow_the_variables(db: Database) -> None
         await assert_same(db, document, given)
     # Three outcomes, three plans of one document.
     assert len(compiled_schema().plans) >= 1
+
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        (ARTICLE, COMPILED),
+        ("query($n: String!) { __schema { queryType { name } } article(number: $n) { number } }", GRAPHQL_CORE),
+    ],
+)
+async def test_a_request_is_freed_by_reference_counting_once_answered(db: Database, document: str, path: str) -> None:
+    """graphql-core's executor refers to itself (its resolve-info helpers are its bound methods); unless that
+    cycle is broken when the response is built, the request's context, its loaders and every record they
+    read wait for the cyclic collector, which then walks them while other requests run."""
+    gc.collect()
+    gc.disable()
+    try:
+        context = Context(
+            db=db, user=SHOP, request_id="freed", log_dir=Path("/nonexistent"), work_dir=Path("/nonexistent")
+        )
+        stats = QueryStats()
+        token = current_stats.set(stats)
+        try:
+            result = await compiled_schema().execute(document, variable_values={"n": "A-100"}, context_value=context)
+        finally:
+            current_stats.reset(token)
+        assert result.errors is None
+        assert stats.graphql_paths == [path]
+        freed = weakref.ref(context)
+        del context, result
+        assert freed() is None
+    finally:
+        gc.enable()
 
 
 async def test_a_mutation_runs_once_through_graphql_core(db: Database) -> None:
