@@ -6,13 +6,17 @@ request, and its full collections walk everything alive, the startup heap includ
 of that page's CPU (bench/catalogue.py prints the collector's share). So a server process freezes what
 exists once the app is built (modules, schema: never garbage) and raises the first threshold; reference
 counting still frees almost every object the moment it is no longer used.
+
+A request leaves no cycle behind (the executor breaks graphql-core's own, schema/execution/engine.py), so a
+higher threshold does not let garbage pile up: 200,000 rather than 50,000 made the 1000-article page's
+collections 4-10 times rarer under 8 connections (its share of the CPU 8 % -> 2 %), with the same peak RSS.
 """
 
 from __future__ import annotations
 
 import gc
 
-GEN0_THRESHOLD = 50_000
+GEN0_THRESHOLD = 200_000
 
 
 def tune_for_server() -> None:
