@@ -14,14 +14,16 @@ def link(href: str, rel: str, method: str = "GET") -> Link:
     return {"href": href, "type": method, "rel": rel}
 
 
+@lru_cache(maxsize=4096)
 def article_href(base_url: str, number: str) -> str:
+    """Cached: a page links each of its articles from the article and from every price and stock entry (a
+    1000-article page some 6,000 times), and a shop's numbers repeat."""
     return f"{base_url}/www/artikel/{path_segment(number)}"
 
 
 @lru_cache(maxsize=4096)
 def path_segment(value: str) -> str:
-    """`value` quoted as one segment of a path. Cached: a page links each of its articles from every price,
-    stock and declaration entry (a 1000-article page quotes ~60,000 times), and a shop's numbers repeat."""
+    """`value` quoted as one segment of a path."""
     return quote(value, safe="")
 
 
@@ -29,6 +31,6 @@ def to_article(number_field: str) -> Links:
     """A single link to the article, for entries that hang under one (prices, stock, declarations)."""
 
     def build(obj: Mapping[str, Any], base_url: str) -> list[Link]:
-        return [link(article_href(base_url, obj[number_field]), "artikel")]
+        return [{"href": article_href(base_url, obj[number_field]), "type": "GET", "rel": "artikel"}]
 
     return Links((number_field,), build)
