@@ -39,6 +39,10 @@ async def test_batch_fields_answer_like_graphql_core(document: str) -> None:
         '{ item(name: "b") { broken someBroken } }',  # a per-object error beside a batch's
         '{ item(name: "b") { brokenLater batchBroken } }',
         '{ item(name: "a") { friend { friend { someBroken batchMissing } } } }',
+        # An object whose leaf fails is completed again field by field; its batch fields still join the call.
+        "{ items { brokenAttribute shout name } }",
+        "{ items { shout strictAttribute later } }",  # a non-null leaf fails: [Item!]! nulls the data
+        '{ item(name: "a") { siblings { name strictAttribute shout friend { shout } } } }',  # [Item]: c only
     ],
 )
 async def test_batch_field_errors_and_nulls_like_graphql_core(document: str) -> None:
