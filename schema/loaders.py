@@ -119,6 +119,7 @@ class BatchLoader(Generic[K, V]):
             found = await self._load(batch.keys)
         except Exception as error:
             batch.done.set_exception(error)
+            batch.done.exception()  # retrieved: a batch whose waiters all went away is no unhandled error
             return
         values = self._values
         for key, value in zip(batch.keys, found, strict=True):

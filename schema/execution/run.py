@@ -155,13 +155,8 @@ class Run:
         if plan.fields:
             type_name = plan.type_name
             for field in plan.fields:
-                if field.batch is not None:  # joins its level's call (as _batch, inline: ~10,000 a page)
-                    batch = self.batches.get(id(field))
-                    if batch is None:
-                        batch = self.batches[id(field)] = _BatchLevel(field, type_name)
-                    batch.sources.append(source)
-                    batch.targets.append(result)
-                    batch.parents.append(path)
+                if field.batch is not None:
+                    self._batch(field, type_name, source, result, path)
                     continue
                 field_path = _path((path, field.key, type_name))
                 try:
