@@ -31,6 +31,6 @@ def to_article(number_field: str) -> Links:
     """A single link to the article, for entries that hang under one (prices, stock, declarations)."""
 
     def build(obj: Mapping[str, Any], base_url: str) -> list[Link]:
-        return [{"href": article_href(base_url, obj[number_field]), "type": "GET", "rel": "artikel"}]
+        return [link(article_href(base_url, obj[number_field]), "artikel")]
 
     return Links((number_field,), build)

@@ -23,16 +23,14 @@ field already allowed.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import strawberry
 from strawberry.types.field import StrawberryField
 
 # (the objects, the request's context) -> one value per object, in order
 Many = Callable[[Sequence[Any], Any], Awaitable[Sequence[Any]]]
-
-V = TypeVar("V")
 
 BATCH = "gateway-batch"  # where a batch field's metadata holds its function
 
@@ -84,12 +82,15 @@ class FieldBatches:
 
     async def _resolve(self, many: Many, waiting: list[tuple[Any, asyncio.Future[Any]]]) -> None:
         try:
-            values: Sequence[Any] | Exception = checked(
-                await many([source for source, _ in waiting], self.context), len(waiting)
-            )
+            values = checked(await many([source for source, _ in waiting], self.context), len(waiting))
         except Exception as error:
-            values = error
-        answer(waiting, values)
+            for _, future in waiting:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), value in zip(waiting, values, strict=True):
+            if not future.done():  # its resolver was cancelled meanwhile
+                future.set_result(value)
 
 
 def checked(values: Sequence[Any], count: int) -> Sequence[Any]:
@@ -97,16 +98,3 @@ def checked(values: Sequence[Any], count: int) -> Sequence[Any]:
     if not isinstance(values, Sequence) or len(values) != count:
         raise TypeError(f"a batch field's function answered {values!r:.80} for {count} objects")
     return values
-
-
-def answer(waiting: Iterable[tuple[Any, asyncio.Future[V]]], values: Sequence[V] | Exception) -> None:
-    """Each waiting future its value, in order, or every one the batch's error; a future already done (its
-    resolver was cancelled meanwhile) is left as it is."""
-    if isinstance(values, Exception):
-        for _, future in waiting:
-            if not future.done():
-                future.set_exception(values)
-        return
-    for (_, future), value in zip(waiting, values, strict=True):
-        if not future.done():
-            future.set_result(value)

@@ -103,9 +103,7 @@ class BatchLoader(Generic[K, V]):
         return [values[key] for key in keys]
 
     async def _value_of(self, key: K, waits: list[_Batch[K]]) -> V:
-        for batch in waits:
-            await batch.done
-        return self._values[key]
+        return (await self._values_in([key], waits))[0]
 
     def _dispatch(self) -> None:
         batch, self._batch = self._batch, None
