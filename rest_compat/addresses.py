@@ -44,8 +44,8 @@ def address_href(base: str, number: object) -> str:
     return f"{base}/www/adressen/{number}"
 
 
-def _address_links(obj: Mapping[str, Any], base: str) -> list[Link]:
-    href = address_href(base, obj["number"])
+def _address_links(base: str, number: int) -> list[Link]:
+    href = address_href(base, number)
     return [link(href, "adressen"), link(href, "adressen", "PATCH")]
 
 

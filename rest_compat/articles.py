@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
@@ -73,11 +72,10 @@ DECLARATION = Shape(
 )
 
 
-def _article_links(obj: Mapping[str, Any], base: str) -> list[Link]:
-    number = path_segment(obj["number"])
+def _article_links(base: str, number: str) -> list[Link]:
     return [
-        link(article_href(base, obj["number"]), "artikel"),
-        link(f"{base}/www/artikelmedia/{number}", "artikelmedia"),
+        link(article_href(base, number), "artikel"),
+        link(f"{base}/www/artikelmedia/{path_segment(number)}", "artikelmedia"),
     ]
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -64,14 +62,14 @@ CREATE = (
 )
 
 
-def _order_links(obj: Mapping[str, Any], base: str) -> list[Link]:
-    return [link(f"{base}/www/auftrag/{obj['number']}", "auftrag")]
+def _order_links(base: str, number: str) -> list[Link]:
+    return [link(f"{base}/www/auftrag/{number}", "auftrag")]
 
 
-def _customer_links(obj: Mapping[str, Any], base: str) -> list[Link]:
+def _customer_links(base: str, number: str) -> list[Link]:
     return [
-        link(f"{base}/www/kunden/{obj['number']}", "kunden"),
-        link(f"{base}/www/adressen?debinr={obj['number']}", "adressen"),
+        link(f"{base}/www/kunden/{number}", "kunden"),
+        link(f"{base}/www/adressen?debinr={number}", "adressen"),
     ]
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 from urllib.parse import quote
 
 from rest_compat.shapes import Link, Links
@@ -30,7 +28,7 @@ def path_segment(value: str) -> str:
 def to_article(number_field: str) -> Links:
     """A single link to the article, for entries that hang under one (prices, stock, declarations)."""
 
-    def build(obj: Mapping[str, Any], base_url: str) -> list[Link]:
-        return [link(article_href(base_url, obj[number_field]), "artikel")]
+    def build(base_url: str, number: str) -> list[Link]:
+        return [link(article_href(base_url, number), "artikel")]
 
     return Links((number_field,), build)

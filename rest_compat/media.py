@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
@@ -19,10 +17,10 @@ from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape
 
 
-def _media_links(obj: Mapping[str, Any], base: str) -> list[Link]:
+def _media_links(base: str, media_id: int, article_number: str) -> list[Link]:
     return [
-        link(f"{base}/www/artikelmediadaten/{obj['id']}", "artikelmediadaten/"),
-        link(article_href(base, obj["articleNumber"]), "artikel/"),
+        link(f"{base}/www/artikelmediadaten/{media_id}", "artikelmediadaten/"),
+        link(article_href(base, article_number), "artikel/"),
     ]
 
 

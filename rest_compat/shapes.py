@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, TypeAlias
 
 from rest_compat.errors import ApiError
-from rest_compat.reshaping import FIELD, GROUP, LINKS, Reshape, Step, reshaper
+from rest_compat.reshaping import FIELD, GROUP, LINKS, Fixup, Reshape, Step, fixer, reshaper
 
 Link: TypeAlias = dict[str, str]
 
@@ -32,8 +32,8 @@ class Field:
 class Links:
     """The REST-only `links` list, built from GraphQL fields that are fetched for it."""
 
-    needs: tuple[str, ...]
-    build: Callable[[Mapping[str, Any], str], list[Link]]  # (GraphQL object, base URL) -> links
+    needs: tuple[str, ...]  # GraphQL fields
+    build: Callable[..., list[Link]]  # (base URL, the needs' values in their order) -> links
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,71 @@ class Shape:
         return Shape(selected)
 
     def selection(self) -> str:
-        """The GraphQL selection set, `{ a b { c } }`."""
-        return "{ " + " ".join(self._parts().values()) + " }"
+        """The GraphQL selection set, `{ a b { c } }`: by REST names (aliases) where the answer is made in place."""
+        parts = self._aliased_parts() if self._in_place else self._parts().values()
+        return "{ " + " ".join(parts) + " }"
+
+    def reshape(self, obj: Any, base_url: str) -> dict[str, Any]:
+        """The GraphQL object `obj`, asked for by `selection()`, as the specification's object; links start
+        with `base_url`. Made in place where the shape allows it: `obj` is then the object returned."""
+        if not self._in_place:
+            return self._rebuild(obj, base_url)
+        fixup = self._fixup
+        return obj if fixup is None else fixup(obj, base_url)
+
+    @cached_property
+    def _in_place(self) -> bool:
+        """Whether the GraphQL answer can be asked for by REST names: not when a Group gathers fields into an
+        object of its own, here or in a nested shape."""
+        return all(
+            not isinstance(entry, Group)
+            and (not isinstance(entry, Field) or entry.shape is None or entry.shape._in_place)
+            for entry in self.fields.values()
+        )
+
+    # In place: each REST field asked for by its REST name, `links` holding its place.
+
+    def _aliased_parts(self) -> list[str]:
+        parts: list[str] = []
+        hidden: dict[str, str] = {}
+        for name, entry in self.fields.items():
+            if isinstance(entry, Links):
+                parts.append(f"{name}: {entry.needs[0]}")  # any cheap value: the links replace it
+                hidden.update(
+                    (key, need) for key, need in zip(self._keys(entry), entry.needs, strict=True) if key.startswith("_")
+                )
+            elif isinstance(entry, Field):
+                nested = "" if entry.shape is None else f" {entry.shape.selection()}"
+                arguments = f"({entry.arguments})" if entry.arguments else ""
+                parts.append(f"{name}: {entry.source}{arguments}{nested}")
+        return parts + [f"{key}: {need}" for key, need in hidden.items()]
+
+    def _keys(self, links: Links) -> tuple[str, ...]:
+        """Where the links' needs are in the answer: a REST field that is the GraphQL field as it is, else
+        a hidden key (`_number`) removed once the links are made."""
+        plain = {
+            entry.source: name
+            for name, entry in self.fields.items()
+            if isinstance(entry, Field) and entry.shape is None and entry.convert is None and not entry.arguments
+        }
+        return tuple(plain.get(need, f"_{need}") for need in links.needs)
+
+    @cached_property
+    def _fixup(self) -> Fixup | None:
+        # Generated once per shape (reshaping.py): reshape runs for every object of a page.
+        steps: list[Step] = []
+        hidden: dict[str, None] = {}
+        for name, entry in self.fields.items():
+            if isinstance(entry, Links):
+                keys = self._keys(entry)
+                hidden.update((key, None) for key in keys if key.startswith("_"))
+                steps.append(Step(name, LINKS, keys, entry.build, False, None, None))
+            elif isinstance(entry, Field):
+                nested = None if entry.shape is None else entry.shape._fixup  # in place too, or nothing to fix
+                steps.append(self._field_step(name, entry, name, nested))
+        return fixer(steps, list(hidden))
+
+    # Rebuilt: the GraphQL answer by GraphQL names, read into new dicts.
 
     def _parts(self) -> dict[str, str]:
         parts: dict[str, str] = {}
@@ -94,25 +157,24 @@ class Shape:
                 parts.setdefault(entry.source, entry.source)
         return parts
 
-    def reshape(self, obj: Mapping[str, Any], base_url: str) -> dict[str, Any]:
-        """The GraphQL object `obj` as the specification's object; links start with `base_url`."""
-        return self._reshape(obj, base_url)
-
     @cached_property
-    def _reshape(self) -> Reshape:
-        # Generated once per shape (reshaping.py): reshape runs for every object of a page.
+    def _rebuild(self) -> Reshape:
         steps: list[Step] = []
         for name, entry in self.fields.items():
             if isinstance(entry, Links):
-                steps.append(Step(name, LINKS, "", entry.build, False, None, None))
+                steps.append(Step(name, LINKS, entry.needs, entry.build, False, None, None))
             elif isinstance(entry, Group):
-                steps.append(Step(name, GROUP, "", None, False, entry.shape._reshape, None))
+                steps.append(Step(name, GROUP, (), None, False, entry.shape._rebuild, None))
             else:
-                nested = entry.shape
-                record = tuple(nested.fields) if entry.null_record and nested is not None else None
-                shape = None if nested is None else nested._reshape
-                steps.append(Step(name, FIELD, entry.source, entry.convert, entry.omit_null, shape, record))
+                steps.append(
+                    self._field_step(name, entry, entry.source, None if entry.shape is None else entry.shape.reshape)
+                )
         return reshaper(steps)
+
+    @staticmethod
+    def _field_step(name: str, entry: Field, key: str, shape: Callable[[Any, str], dict[str, Any]] | None) -> Step:
+        record = tuple(entry.shape.fields) if entry.null_record and entry.shape is not None else None
+        return Step(name, FIELD, (key,), entry.convert, entry.omit_null, shape, record)
 
 
 def yes_no(value: bool) -> str:
