@@ -1,11 +1,12 @@
 """The seam between the REST layer and the executor: a route's document + variables + context -> result.
 
-The REST routes' documents are the gateway's own: valid, within every limit of a client's document, and a
-bounded set (one per route and `fields` choice). They skip what /graphql needs for a client's document
-(Strawberry's per-request extensions: the limits, the cost budget, the caches keyed by text): each is
-parsed and validated once and kept, and per request graphql-core coerces the variables and the schema's
-executor runs the operation on its compiled plans (engine.py), as for /graphql. Errors get their codes
-as on /graphql (schema/errors.py), and the time is the request's GraphQL time (Server-Timing).
+The REST routes' documents are the gateway's own: valid, within every limit of a client's document but the
+alias limit (they ask for REST names as aliases: some 60 on the full article list), and a bounded set (one
+per route and `fields` choice). They skip what /graphql needs for a client's document (Strawberry's
+per-request extensions: the limits, the cost budget, the caches keyed by text): each is parsed and
+validated once and kept, and per request graphql-core coerces the variables and the schema's executor runs
+the operation on its compiled plans (engine.py), as for /graphql. Errors get their codes as on /graphql
+(schema/errors.py), and the time is the request's GraphQL time (Server-Timing).
 """
 
 from __future__ import annotations
