@@ -1,7 +1,9 @@
 """REST resources described as data: REST field -> GraphQL field, nested for lists.
 
 From a shape and the request's `fields` the GraphQL selection is built, so nothing unrequested is
-loaded, and the same shape renames the result back into the specification's field names.
+loaded, and the same shape makes the result the specification's object: asked for by REST names (GraphQL
+aliases), the answer is finished in place; a shape with a Group, which no alias expresses, is asked for by
+GraphQL names and read into new objects (reshaping.py).
 """
 
 from __future__ import annotations
