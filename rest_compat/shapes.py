@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeAlias
 
@@ -51,7 +51,6 @@ Entry: TypeAlias = Field | Links | Group
 @dataclass(frozen=True)
 class Shape:
     fields: Mapping[str, Entry]
-    _selection: str = field(default="", compare=False)
 
     def extend(self, **more: Entry) -> Shape:
         return Shape({**self.fields, **more})
@@ -105,43 +104,50 @@ class Shape:
 
     def _aliased_parts(self) -> list[str]:
         parts: list[str] = []
-        hidden: dict[str, str] = {}
         for name, entry in self.fields.items():
             if isinstance(entry, Links):
                 parts.append(f"{name}: {entry.needs[0]}")  # any cheap value: the links replace it
-                hidden.update(
-                    (key, need) for key, need in zip(self._keys(entry), entry.needs, strict=True) if key.startswith("_")
-                )
             elif isinstance(entry, Field):
                 nested = "" if entry.shape is None else f" {entry.shape.selection()}"
                 arguments = f"({entry.arguments})" if entry.arguments else ""
                 parts.append(f"{name}: {entry.source}{arguments}{nested}")
-        return parts + [f"{key}: {need}" for key, need in hidden.items()]
+        return parts + [f"{key}: {need}" for key, need in self._hidden.items()]
 
     def _keys(self, links: Links) -> tuple[str, ...]:
         """Where the links' needs are in the answer: a REST field that is the GraphQL field as it is, else
         a hidden key (`_number`) removed once the links are made."""
-        plain = {
+        return tuple(self._plain.get(need, f"_{need}") for need in links.needs)
+
+    @cached_property
+    def _plain(self) -> dict[str, str]:
+        """GraphQL field -> the REST field that holds its value as it is."""
+        return {
             entry.source: name
             for name, entry in self.fields.items()
             if isinstance(entry, Field) and entry.shape is None and entry.convert is None and not entry.arguments
         }
-        return tuple(plain.get(need, f"_{need}") for need in links.needs)
+
+    @cached_property
+    def _hidden(self) -> dict[str, str]:
+        """Hidden key -> the GraphQL field it holds for the links."""
+        hidden: dict[str, str] = {}
+        for entry in self.fields.values():
+            if isinstance(entry, Links):
+                pairs = zip(self._keys(entry), entry.needs, strict=True)
+                hidden.update((key, need) for key, need in pairs if key not in self.fields)
+        return hidden
 
     @cached_property
     def _fixup(self) -> Fixup | None:
         # Generated once per shape (reshaping.py): reshape runs for every object of a page.
         steps: list[Step] = []
-        hidden: dict[str, None] = {}
         for name, entry in self.fields.items():
             if isinstance(entry, Links):
-                keys = self._keys(entry)
-                hidden.update((key, None) for key in keys if key.startswith("_"))
-                steps.append(Step(name, LINKS, keys, entry.build, False, None, None))
+                steps.append(Step(name, LINKS, self._keys(entry), entry.build, False, None, None))
             elif isinstance(entry, Field):
                 nested = None if entry.shape is None else entry.shape._fixup  # in place too, or nothing to fix
                 steps.append(self._field_step(name, entry, name, nested))
-        return fixer(steps, list(hidden))
+        return fixer(steps, list(self._hidden))
 
     # Rebuilt: the GraphQL answer by GraphQL names, read into new dicts.
 
