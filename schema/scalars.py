@@ -30,10 +30,18 @@ def _serialize_utc(value: dt.datetime) -> str:
 
 
 def _utc_text(value: dt.datetime) -> str:
-    # isoformat, not strftime: glibc's %Y writes the year 1 as "1", ISO 8601 needs four digits.
-    if value.tzinfo is dt.UTC:  # as the database hands them out: "...+00:00" becomes "...Z"
-        return value.isoformat(timespec="seconds")[:-6] + "Z"
-    return value.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+    if value.tzinfo is not dt.UTC:  # the database hands them out in UTC; anything else is converted
+        value = value.astimezone(dt.UTC)
+    # %-formatting of the fields: a third of isoformat(timespec=...)'s cost, and four-digit years as ISO 8601
+    # needs them (glibc's strftime writes the year 1 as "1").
+    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % (  # noqa: UP031 (measured: twice as fast as an f-string)
+        value.year,
+        value.month,
+        value.day,
+        value.hour,
+        value.minute,
+        value.second,
+    )
 
 
 def _parse_utc(value: str) -> dt.datetime:
