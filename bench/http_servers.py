@@ -11,22 +11,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests import databases
-from tests.server import GatewayServer, ServerDatabase, free_port
+from tests.server import GatewayServer, ServerDatabase, free_port, stop_process_group, wait_until_answering
 
 ROOT = Path(__file__).resolve().parent.parent
 USER, SECRET = "bench", "a-long-bench-secret"
@@ -85,7 +81,7 @@ class Catalogue:
 def catalogue(directory: Path, articles: int) -> Iterator[Catalogue]:
     """A built catalogue; its PostgreSQL database is dropped at the end (SQLite's file goes with `directory`)."""
     directory.mkdir(parents=True)
-    database = _database(directory)
+    database = ServerDatabase.create(directory, prefix="gateway_bench_http")  # its drop() drops it
     try:
         built = Catalogue(directory, articles, database)
         _fill(built)
@@ -95,25 +91,6 @@ def catalogue(directory: Path, articles: int) -> Iterator[Catalogue]:
         yield built
     finally:
         database.drop()
-
-
-def _database(directory: Path) -> ServerDatabase:
-    """SQLite in `directory`, or a new database on the PostgreSQL server, named for this bench."""
-    if not databases.SERVER_URL:
-        return ServerDatabase.create(directory)
-    name = f"gateway_bench_http_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_on_server(f'CREATE DATABASE "{name}"'))
-    url = make_url(databases.SERVER_URL).set(database=name)
-    return ServerDatabase(url.render_as_string(hide_password=False), name)  # its drop() drops it
-
-
-async def _on_server(statement: str) -> None:
-    engine = create_async_engine(make_url(databases.SERVER_URL), isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as connection:
-            await connection.execute(text(statement))
-    finally:
-        await engine.dispose()
 
 
 def _fill(built: Catalogue) -> None:
@@ -177,25 +154,13 @@ class DirectServer:
         return self
 
     def _wait_until_answering(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                output = (self.directory / f"direct-{self.driver}.out").read_text(errors="replace")
-                raise RuntimeError(f"the direct app exited with {self.process.returncode}:\n{output}")
-            with contextlib.suppress(httpx.TransportError):
-                httpx.get(f"{self.base_url}/www/artikel?limit=1", timeout=2)
-                return
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"the direct app did not answer within {START_TIMEOUT} s")
+        assert self.process is not None
+        url = f"{self.base_url}/www/artikel?limit=1"
+        wait_until_answering(self.process, url, self.output, what="the direct app", timeout=START_TIMEOUT)
+
+    def output(self) -> str:
+        return (self.directory / f"direct-{self.driver}.out").read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            stop_process_group(self.process)

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,10 +51,11 @@ class ServerDatabase:
     server_database: str | None = None  # the PostgreSQL database to drop at the end
 
     @classmethod
-    def create(cls, directory: Path) -> ServerDatabase:
+    def create(cls, directory: Path, prefix: str = "gateway_server") -> ServerDatabase:
+        """SQLite in `directory`, or a new PostgreSQL database named `prefix` and a random suffix."""
         if not databases.SERVER_URL:
             return cls(f"sqlite+aiosqlite:///{directory / 'gateway.db'}")
-        name = f"gateway_server_{uuid.uuid4().hex[:12]}"
+        name = f"{prefix}_{uuid.uuid4().hex[:12]}"
         _admin_execute(f'CREATE DATABASE "{name}"')
         url = make_url(databases.SERVER_URL).set(database=name)
         return cls(url.render_as_string(hide_password=False), name)
@@ -76,6 +77,36 @@ def _admin_execute(statement: str) -> None:
             await engine.dispose()
 
     asyncio.run(run())
+
+
+def wait_until_answering(
+    process: subprocess.Popen[bytes], url: str, output: Callable[[], str], *, what: str, timeout: float
+) -> None:
+    """Until a GET of `url` gets any answer; RuntimeError with the process's output if it exits first or
+    does not answer within `timeout` seconds (then it is stopped)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}:\n{output()}")
+        with contextlib.suppress(httpx.TransportError):
+            httpx.get(url, timeout=2)
+            return
+        time.sleep(0.2)
+    stop_process_group(process)
+    raise RuntimeError(f"{what} did not answer within {timeout} s:\n{output()}")
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to a process started in a session of its own and to its children (workers), SIGKILL if it
+    has not ended within 20 s."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
 
 @dataclass
@@ -142,31 +173,17 @@ class GatewayServer:
         return self
 
     def _wait_until_answering(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gateway serve exited with {self.process.returncode}:\n{self.output()}")
-            with contextlib.suppress(httpx.TransportError):
-                httpx.get(f"{self.base_url}/www/token", timeout=2)
-                return
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"gateway serve did not answer within {START_TIMEOUT} s:\n{self.output()}")
+        assert self.process is not None
+        token_url = f"{self.base_url}/www/token"
+        wait_until_answering(self.process, token_url, self.output, what="gateway serve", timeout=START_TIMEOUT)
 
     def output(self) -> str:
         path = self.directory / "serve.out"
         return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            stop_process_group(self.process)
 
     def token(self, name: str, secret: str) -> str:
         response = httpx.post(f"{self.base_url}/www/token", auth=(name, secret), timeout=30)
