@@ -5,6 +5,7 @@ without regenerating the file would otherwise be installed at whatever version i
 from __future__ import annotations
 
 import tomllib
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = "regenerate constraints.txt with pip-compile (the command is in its header)"
 
 
+@cache
 def _pins() -> dict[NormalizedName, Version]:
     pins: dict[NormalizedName, Version] = {}
     for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
