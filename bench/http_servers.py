@@ -146,7 +146,7 @@ class DirectServer:
             "BENCH_DIRECT_PUBLIC_URL": PUBLIC_URL,
             "BENCH_DIRECT_POOL": str(self.pool),
         }
-        with (self.directory / f"direct-{self.driver}.out").open("wb") as out:
+        with self._output_path.open("wb") as out:
             self.process = subprocess.Popen(  # noqa: S603 - our own command
                 command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
@@ -158,8 +158,12 @@ class DirectServer:
         url = f"{self.base_url}/www/artikel?limit=1"
         wait_until_answering(self.process, url, self.output, what="the direct app", timeout=START_TIMEOUT)
 
+    @property
+    def _output_path(self) -> Path:
+        return self.directory / f"direct-{self.driver}.out"
+
     def output(self) -> str:
-        return (self.directory / f"direct-{self.driver}.out").read_text(errors="replace")
+        return self._output_path.read_text(errors="replace")
 
     def stop(self) -> None:
         if self.process is not None:
