@@ -58,9 +58,9 @@ class Measured:
 def script(directory: Path, name: str, load: Load) -> Path:
     paths = "{" + ",".join(json.dumps(path) for path in load.paths) + "}"
     authorization = json.dumps(load.authorization) if load.authorization else "nil"
-    path = directory / f"{name}.lua"
-    path.write_text(f"PATHS = {paths}\nAUTHORIZATION = {authorization}\n" + WRK_SCRIPT.read_text())
-    return path
+    return wrk.write_script(
+        directory / f"{name}.lua", f"PATHS = {paths}\nAUTHORIZATION = {authorization}\n", WRK_SCRIPT
+    )
 
 
 def measure(

@@ -97,9 +97,7 @@ def wrk_script(directory: Path, token: str, prefix: str, articles: Sequence[str]
         f"TOKEN = {json.dumps(token)}\nPREFIX = {json.dumps(prefix)}\nPOSITIONS = {positions}\n"
         f"CUSTOMERS = {lua_list(CUSTOMERS)}\nARTICLES = {lua_list(articles)}\n"
     )
-    path = directory / f"{prefix}.lua"
-    path.write_text(globals_ + WRK_SCRIPT.read_text())
-    return path
+    return wrk.write_script(directory / f"{prefix}.lua", globals_, WRK_SCRIPT)
 
 
 def priced_articles(server: GatewayServer, token: str) -> list[str]:

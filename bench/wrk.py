@@ -1,11 +1,20 @@
 """wrk as the benches run it (`apt-get install wrk`): one thread, the given connections and seconds, and a Lua
-script whose done() prints one line `RESULT {json}` (bench/orders_wrk.lua, bench/http_wrk.lua)."""
+script: the bench's own (bench/orders_wrk.lua, bench/http_wrk.lua) after the globals it fills in, and
+bench/wrk_result.lua, whose done() prints one line `RESULT {json}`."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 from pathlib import Path
+
+RESULT_SCRIPT = Path(__file__).with_name("wrk_result.lua")
+
+
+def write_script(path: Path, globals_: str, script: Path) -> Path:
+    """`path`, written as the Lua globals, the bench's own script and the shared result script, in that order."""
+    path.write_text(globals_ + script.read_text() + RESULT_SCRIPT.read_text())
+    return path
 
 
 def run(base_url: str, script: Path, connections: int, seconds: float) -> dict[str, object]:
