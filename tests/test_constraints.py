@@ -1,12 +1,14 @@
 """constraints.txt pins what CI installs (.ci/run): every requirement of pyproject.toml, the test extra's
 included, must be pinned there to one version its range admits. A requirement added to pyproject.toml
-without regenerating the file would otherwise be installed at whatever version is newest that day."""
+without regenerating the file would otherwise be installed at whatever version is newest that day. The
+build backend (`build-system.requires`) is pinned the same way in build-constraints.txt."""
 
 from __future__ import annotations
 
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
@@ -18,35 +20,53 @@ REGENERATE = "regenerate constraints.txt with pip-compile (the command is in its
 
 
 @cache
-def _pins() -> dict[NormalizedName, Version]:
+def _pins(file: str) -> dict[NormalizedName, Version]:
     pins: dict[NormalizedName, Version] = {}
-    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / file).read_text(encoding="utf-8").splitlines():
         text = line.split("#", 1)[0].strip()
         if not text:
             continue
         name, separator, version = text.partition("==")
-        assert separator and name.strip(), f"constraints.txt pins exact versions, not {text!r}"
+        assert separator and name.strip(), f"{file} pins exact versions, not {text!r}"
         pins[canonicalize_name(name.strip())] = Version(version.strip())
     return pins
 
 
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
 def _requirements() -> list[Requirement]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project = _pyproject()["project"]
     return [Requirement(text) for text in (*project["dependencies"], *project["optional-dependencies"]["test"])]
+
+
+def _build_requirements() -> list[Requirement]:
+    return [Requirement(text) for text in _pyproject()["build-system"]["requires"]]
+
+
+def _assert_pinned(requirement: Requirement, file: str, how: str) -> None:
+    pins = _pins(file)
+    name = canonicalize_name(requirement.name)
+    assert name in pins, f"{requirement.name} is not pinned in {file}: {how}"
+    assert requirement.specifier.contains(pins[name], prereleases=True), (
+        f"{requirement.name} is pinned to {pins[name]} in {file}, outside {requirement.specifier}: {how}"
+    )
 
 
 @pytest.mark.parametrize("requirement", _requirements(), ids=str)
 def test_every_requirement_is_pinned_within_its_range(requirement: Requirement) -> None:
-    pins = _pins()
-    name = canonicalize_name(requirement.name)
-    assert name in pins, f"{requirement.name} is not pinned: {REGENERATE}"
-    assert requirement.specifier.contains(pins[name], prereleases=True), (
-        f"{requirement.name} is pinned to {pins[name]}, outside {requirement.specifier}: {REGENERATE}"
-    )
+    _assert_pinned(requirement, "constraints.txt", REGENERATE)
 
 
-def test_the_pins_are_the_projects_own() -> None:
-    """No index or link of one machine's pip settings in the file: CI resolves from PyPI by name."""
-    lines = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+@pytest.mark.parametrize("requirement", _build_requirements(), ids=str)
+def test_the_build_backend_is_pinned_within_its_range(requirement: Requirement) -> None:
+    _assert_pinned(requirement, "build-constraints.txt", "pin it there to the version CI builds with")
+
+
+@pytest.mark.parametrize("file", ["constraints.txt", "build-constraints.txt"])
+def test_the_pins_are_the_projects_own(file: str) -> None:
+    """No index or link of one machine's pip settings in the files: CI resolves from PyPI by name."""
+    lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
     options = [line for line in lines if line.startswith("-")]
-    assert options == [], f"pip options in constraints.txt: {options}"
+    assert options == [], f"pip options in {file}: {options}"
