@@ -11,7 +11,7 @@ import datetime as dt
 import uuid
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
@@ -49,16 +49,28 @@ async def record(session: AsyncSession, event: str, user: str, **fields: str) ->
     return True
 
 
-async def add(session: AsyncSession, event: str, user: str, **fields: str) -> OutboxEvent:
-    """Adds the event to the outbox, for a caller that asked `enabled` already."""
+# Compiled once (datasources/transaction.py), as the order's other statements: written through the ORM, an
+# event and its deliveries made an order cost half as much CPU again (5.6 against 3.6 ms on PostgreSQL).
+_INSERT = Statement(
+    insert(OutboxEvent)
+    .values(
+        event=bindparam("p_event"),
+        payload=bindparam("p_payload"),
+        message_id=bindparam("p_message_id"),
+        created_at=bindparam("p_created_at", type_=OutboxEvent.created_at.type),
+    )
+    .returning(OutboxEvent.id)
+)
+
+
+async def add(session: AsyncSession, event: str, user: str, **fields: str) -> int:
+    """Adds the event to the outbox, for a caller that asked `enabled` already; its id."""
     now = dt.datetime.now(dt.UTC)
     payload = {"event": event, **fields, "user": user, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
-    outbox = OutboxEvent(
-        event=event, payload=orjson.dumps(payload).decode(), message_id=new_message_id(), created_at=now
-    )
-    session.add(outbox)
-    await fanout.fan_out(session, outbox, now)
-    return outbox
+    params = {"p_payload": orjson.dumps(payload).decode(), "p_message_id": new_message_id(), "p_created_at": now}
+    event_id: int = await transaction.scalar(session, _INSERT, p_event=event, **params)
+    await fanout.fan_out(session, event_id, event, now)
+    return event_id
 
 
 def new_message_id() -> str:

@@ -138,11 +138,11 @@ async def _place(
     contents = await written_contents(session, written) if whole else None
     # What names the order is written with its number (numbers.py); its event under the provisional one first.
     provisional = written.document.number
-    event = None
+    event_id = None
     if recorded:
-        event = await events.add(session, events.ORDER_EVENT, user, AuftNr=provisional, KundNr=customer_number)
+        event_id = await events.add(session, events.ORDER_EVENT, user, AuftNr=provisional, KundNr=customer_number)
     await session.flush()  # not to be written while the number's lock is held
-    naming = Naming(key, CREATED, event.id if event is not None else None, provisional)
+    naming = Naming(key, CREATED, event_id, provisional)
     number = await number_document(session, written.document, naming)  # the order sequence is locked from here on
     record = dataclasses.replace(written.record(), number=number)
     return Placed(number, CREATED, dataclasses.replace(contents, record=record) if contents else None, record)

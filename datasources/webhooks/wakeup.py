@@ -12,6 +12,9 @@ from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from datasources import transaction
+from datasources.transaction import Statement
+
 log = logging.getLogger("gateway.webhooks")
 
 CHANNEL = "gateway_webhooks"
@@ -21,6 +24,8 @@ _ADDED = "webhook_deliveries_added"  # a session.info key: this transaction adde
 # the session that commits an order knows nothing of the dispatcher that runs beside it.
 _listeners: set[Callable[[], None]] = set()
 
+_NOTIFY = Statement(select(func.pg_notify(CHANNEL, "")))  # compiled once (datasources/transaction.py)
+
 
 async def announce(session: AsyncSession) -> None:
     """Marks the session's transaction as one that added deliveries (once per transaction)."""
@@ -28,7 +33,7 @@ async def announce(session: AsyncSession) -> None:
         return
     session.info[_ADDED] = True
     if session.get_bind().dialect.name == "postgresql":
-        await session.execute(select(func.pg_notify(CHANNEL, "")))
+        await transaction.run(session, _NOTIFY)
 
 
 def listen(callback: Callable[[], None]) -> Callable[[], None]:

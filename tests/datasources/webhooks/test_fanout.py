@@ -4,13 +4,13 @@ dispatchers are told after the commit."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
-from datasources import events
+from datasources import events, transaction
 from datasources.database import Database
-from datasources.models import CompanyAttribute, DeliveryStatus, OutboxEvent
-from datasources.webhooks import wakeup
-from tests.datasources.webhooks.helpers import enable, endpoint, record, stored
+from datasources.models import CompanyAttribute, DeliveryStatus, OutboxEvent, WebhookDelivery
+from datasources.webhooks import fanout, wakeup
+from tests.datasources.webhooks.helpers import T0, enable, endpoint, record, stored
 
 
 async def test_each_event_goes_to_every_endpoint_that_subscribes_to_it(db: Database) -> None:
@@ -98,3 +98,41 @@ async def test_a_failing_wake_up_does_not_fail_the_commit(db: Database) -> None:
     finally:
         stop()
     assert len(await stored(db)) == 1
+
+
+async def test_an_event_and_its_delivery_are_stored_as_the_orm_stored_them(db: Database) -> None:
+    """They are written by compiled INSERTs (datasources/transaction.py): the same stored values as the ORM's,
+    down to the text of a timestamp, which SQLite compares as text when a dispatcher looks for due deliveries."""
+    hook, _ = await endpoint(db)
+    async with db.writer() as session, session.begin():
+        by_orm = OutboxEvent(event=events.ORDER_EVENT, payload="{}", message_id="msg_1", created_at=T0)
+        session.add(by_orm)
+        await session.flush()
+        session.add(
+            WebhookDelivery(
+                event_id=by_orm.id,
+                endpoint_id=hook.id,
+                status=DeliveryStatus.PENDING,
+                attempts=0,
+                next_attempt_at=T0,
+                created_at=T0,
+            )
+        )
+        await session.flush()
+        params = {"p_event": events.ORDER_EVENT, "p_payload": "{}", "p_message_id": "msg_1", "p_created_at": T0}
+        compiled_id = await transaction.scalar(session, events._INSERT, **params)
+        assert await fanout.fan_out(session, compiled_id, events.ORDER_EVENT, T0) == 1
+    events_stored = text(
+        "SELECT event, payload, message_id, CAST(created_at AS TEXT), delivered_at FROM outbox_event ORDER BY id"
+    )
+    deliveries_stored = text(
+        "SELECT endpoint_id, status, attempts, CAST(next_attempt_at AS TEXT), claimed_until, claimed_by, "
+        "last_attempt_at, last_status, last_answer, last_error, CAST(created_at AS TEXT), delivered_at "
+        "FROM webhook_delivery ORDER BY id"
+    )
+    async with db.reader() as session:
+        stored_events = (await session.execute(events_stored)).all()
+        deliveries = (await session.execute(deliveries_stored)).all()
+    assert stored_events[0] == stored_events[1]
+    assert deliveries[0] == deliveries[1]
+    assert [d.event_id for d in await stored(db)] == [by_orm.id, compiled_id]
