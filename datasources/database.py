@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from datasources import folding, guards, liveness, statistics
+from datasources import folding, guards, liveness, statistics, transaction
 from datasources.availability import Availability
 from datasources.reads import EngineReads, PostgresReads, ProcessReads, SqliteReads
 from datasources.statistics import current_stats
@@ -169,4 +169,4 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
         # A deferred transaction that later writes can fail with SQLITE_BUSY instead of waiting;
         # IMMEDIATE takes the write lock at BEGIN, so concurrent writers queue on the busy timeout.
         immediate = conn.get_execution_options().get("sqlite_begin_immediate", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        transaction.run_in_greenlet(conn, "BEGIN IMMEDIATE" if immediate else "BEGIN")

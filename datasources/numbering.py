@@ -10,24 +10,29 @@ other means (imports, demo data) are skipped, not repeated.
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
+from datasources import transaction
 from datasources.models import NumberSequence
+from datasources.transaction import Statement
 
 _WINDOW = 64
+
+# Compiled once (datasources/transaction.py): every order, offer and customer takes a number.
+_ADVANCE = Statement(
+    update(NumberSequence)
+    .where(NumberSequence.name == bindparam("p_sequence"))
+    .values(last_value=NumberSequence.last_value + 1)
+    .returning(NumberSequence.last_value)
+)
 
 
 async def advance(session: AsyncSession, sequence: str) -> int:
     """The sequence's next value, taken (and the row locked) in one statement; its caller must still check
     that no row holds it already (`next_number`, or a guarded write with `first_free` as the way out)."""
-    last: int | None = await session.scalar(
-        update(NumberSequence)
-        .where(NumberSequence.name == sequence)
-        .values(last_value=NumberSequence.last_value + 1)
-        .returning(NumberSequence.last_value)
-    )
+    last: int | None = await transaction.scalar(session, _ADVANCE, p_sequence=sequence)
     if last is None:
         raise LookupError(f"number sequence {sequence!r} is missing; run `gateway db upgrade`")
     return last

@@ -12,6 +12,7 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
+import aiosqlite
 import pytest
 from sqlalchemy import bindparam, event, func, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -208,3 +209,31 @@ async def test_a_connection_lost_in_the_transaction_is_an_outage_and_replaced(db
     assert is_outage(raised.value)
     async with db.writer() as session, session.begin():  # a new connection, no error
         assert await transaction.scalar(session, PID) != pid
+
+
+@pytest.mark.skipif(databases.backend() != "sqlite", reason="aiosqlite's thread")
+async def test_on_sqlite_a_statement_and_a_begin_are_one_trip_each_to_the_drivers_thread(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """aiosqlite runs every call in the connection's own thread; SQLAlchemy's adapter takes 3-4 trips a statement
+    (cursor, execute, fetch, close), each two thread switches. A compiled statement and a transaction's BEGIN
+    take one, whatever they return."""
+    trips: list[str] = []
+    original = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(fn, "__name__", type(fn).__name__))
+        return await original(self, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    async with db.writer() as session, session.begin():  # the connection made and set up (pragmas, functions)
+        await transaction.run(session, ATTRIBUTE, p_key="A")
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    async with db.writer() as session, session.begin():
+        await transaction.run(session, ADD_ATTRIBUTE, p_key="A", p_contents="1")  # BEGIN IMMEDIATE first
+        assert len(trips) == 2
+        await transaction.run_many(
+            session, ADD_ATTRIBUTE, [{"p_key": "B", "p_contents": "2"}, {"p_key": "C", "p_contents": "3"}]
+        )
+        assert await transaction.scalar(session, ATTRIBUTE, p_key="A") == "1"
+        assert len(trips) == 4
+    assert trips[4:] == ["commit", "rollback"]  # the adapter's: the commit, and the pool's reset on return
