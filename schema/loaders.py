@@ -1,8 +1,9 @@
 """The dataloader pattern every domain shares: one batched fetch per request and key set.
 
 Each batch opens its own short read session, so loaders resolving concurrently never share one; the
-catalogue's loaders (ReadsLoader) read through the process's compiled reads instead, which run every
-batch their request and the requests beside it start in one turn in one hop (datasources/reads).
+loaders of the catalogue, customers and documents (ReadsLoader) read through the process's compiled reads
+instead, which run every batch their request and the requests beside it start in one turn in one hop
+(datasources/reads).
 
 The keys asked for during one turn of the event loop are fetched together when it ends (one statement
 per loader and level of the result). A loader keeps, per request, the values it was answered and, per

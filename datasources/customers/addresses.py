@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.customers.records import (
@@ -21,62 +21,58 @@ from datasources.customers.validation import validate_address
 from datasources.errors import Conflict, InvalidInput, NotFound
 from datasources.folding import fold, fold_text
 from datasources.models import Address, Customer, CustomerAddress
+from datasources.reads import Query, Reads, values_in
 
 _FIELD_NAMES = (*ADDRESS_TEXT_FIELDS, "salutation")
-_COLUMNS = (Address.id, Address.customer_number, *(getattr(Address, name) for name in _FIELD_NAMES))
+_FIELD_COLUMNS = tuple(getattr(Address, name) for name in _FIELD_NAMES)
 
 
-def _record(row: Row[Any]) -> AddressRecord:
-    values = row._mapping
-    return AddressRecord(
-        id=values["id"],
-        customer_number=values["customer_number"],
-        fields=AddressFields(**{name: values[name] for name in _FIELD_NAMES}),
-    )
+def _record(address_id: int, customer_number: str | None, values: Sequence[Any]) -> AddressRecord:
+    return AddressRecord(address_id, customer_number, AddressFields(**dict(zip(_FIELD_NAMES, values, strict=True))))
 
 
 def new_address(fields: AddressFields, customer_number: str | None) -> Address:
     return Address(customer_number=customer_number, **dataclasses.asdict(fields))
 
 
-async def addresses_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, AddressRecord]:
-    rows = await session.execute(select(*_COLUMNS).where(Address.id.in_(ids)))
-    return {record.id: record for record in map(_record, rows)}
+# Compiled once (datasources/reads): read by every request that shows a customer, an address or a document.
+_BY_ID = Query(select(Address.id, Address.customer_number, *_FIELD_COLUMNS).where(values_in(Address.id, "ids")))
 
 
-async def addresses_by_customer(
-    session: AsyncSession, numbers: Sequence[str]
-) -> dict[str, dict[Role, list[AddressRecord]]]:
-    """Each customer's addresses per role: the standard address of the role first, then by AdrNr."""
-    standard = {
-        Role.CONTACT: Customer.contact_address_id,
-        Role.DELIVERY: Customer.delivery_address_id,
-        Role.BILLING: Customer.billing_address_id,
-    }
-    stmt = (
-        select(
-            CustomerAddress.customer_number,
-            CustomerAddress.role,
-            *standard.values(),
-            *_COLUMNS[2:],
-            Address.id,
-        )
-        .join(Address, Address.id == CustomerAddress.address_id)
-        .join(Customer, Customer.number == CustomerAddress.customer_number)
-        .where(CustomerAddress.customer_number.in_(numbers))
-        .order_by(CustomerAddress.customer_number, Address.id)
+async def addresses_by_id(reads: Reads, ids: Sequence[int]) -> dict[int, AddressRecord]:
+    rows = await reads.rows(_BY_ID, ids=ids)
+    return {row[0]: _record(row[0], row[1], row[2:]) for row in rows}
+
+
+_STANDARD = {
+    Role.CONTACT: Customer.contact_address_id,
+    Role.DELIVERY: Customer.delivery_address_id,
+    Role.BILLING: Customer.billing_address_id,
+}
+_STANDARD_INDEX = {role: 2 + index for index, role in enumerate(_STANDARD)}  # the standard address ids' columns
+_BY_CUSTOMER = Query(
+    select(
+        CustomerAddress.customer_number,
+        CustomerAddress.role,
+        *_STANDARD.values(),
+        Address.id,
+        *_FIELD_COLUMNS,
     )
+    .join(Address, Address.id == CustomerAddress.address_id)
+    .join(Customer, Customer.number == CustomerAddress.customer_number)
+    .where(values_in(CustomerAddress.customer_number, "numbers"))
+    .order_by(CustomerAddress.customer_number, Address.id)
+)
+
+
+async def addresses_by_customer(reads: Reads, numbers: Sequence[str]) -> dict[str, dict[Role, list[AddressRecord]]]:
+    """Each customer's addresses per role: the standard address of the role first, then by AdrNr."""
     result: dict[str, dict[Role, list[AddressRecord]]] = defaultdict(lambda: {role: [] for role in Role})
-    for row in await session.execute(stmt):
-        role = Role(row.role)
-        record = AddressRecord(
-            id=row.id,
-            customer_number=row.customer_number,
-            fields=AddressFields(**{name: getattr(row, name) for name in _FIELD_NAMES}),
-        )
-        entries = result[row.customer_number][role]
-        is_standard = getattr(row, standard[role].key) == row.id
-        entries.insert(0, record) if is_standard else entries.append(record)
+    for row in await reads.rows(_BY_CUSTOMER, numbers=numbers):
+        customer_number, role, address_id = row[0], Role(row[1]), row[5]
+        record = _record(address_id, customer_number, row[6:])
+        entries = result[customer_number][role]
+        entries.insert(0, record) if row[_STANDARD_INDEX[role]] == address_id else entries.append(record)
     return dict(result)
 
 

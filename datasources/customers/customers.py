@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
@@ -22,6 +22,8 @@ from datasources.customers.validation import validate_address, validate_customer
 from datasources.errors import InvalidInput
 from datasources.models import Currency, Customer, CustomerAddress, CustomerAttribute
 from datasources.numbering import next_number
+from datasources.reads import Query, Reads, values_in
+from datasources.transaction import TransactionReads
 
 CUSTOMER_SEQUENCE = "customer"
 DESIGNATION_LENGTH = 24
@@ -124,31 +126,38 @@ _COLUMNS = (
 )
 
 
-async def customer_by_number(session: AsyncSession, number: str) -> CustomerRecord | None:
-    row = (await session.execute(select(*_COLUMNS).where(Customer.number == number))).one_or_none()
-    return None if row is None else CustomerRecord(**row._mapping)
+_CUSTOMER = Query(select(*_COLUMNS).where(Customer.number == bindparam("number")))
+_FIELDS = tuple(column.key for column in _COLUMNS)
 
 
-async def customer_attributes(session: AsyncSession, numbers: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
-    stmt = (
-        select(CustomerAttribute.customer_number, CustomerAttribute.key, CustomerAttribute.contents)
-        .where(CustomerAttribute.customer_number.in_(numbers))
-        .order_by(CustomerAttribute.customer_number, CustomerAttribute.key)
-    )
+async def customer_by_number(reads: Reads, number: str) -> CustomerRecord | None:
+    rows = await reads.rows(_CUSTOMER, number=number)
+    return CustomerRecord(**dict(zip(_FIELDS, rows[0], strict=True))) if rows else None
+
+
+_ATTRIBUTES = Query(
+    select(CustomerAttribute.customer_number, CustomerAttribute.key, CustomerAttribute.contents)
+    .where(values_in(CustomerAttribute.customer_number, "numbers"))
+    .order_by(CustomerAttribute.customer_number, CustomerAttribute.key)
+)
+
+
+async def customer_attributes(reads: Reads, numbers: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
     result: dict[str, list[tuple[str, str]]] = {}
-    for row in await session.execute(stmt):
-        result.setdefault(row.customer_number, []).append((row.key, row.contents))
+    for customer_number, key, contents in await reads.rows(_ATTRIBUTES, numbers=numbers):
+        result.setdefault(customer_number, []).append((key, contents))
     return result
 
 
 async def customer_contents(session: AsyncSession, number: str) -> CustomerContents:
     """The customer with its addresses and attributes, read in the transaction that wrote it."""
-    record = await customer_by_number(session, number)
+    reads = TransactionReads(session)
+    record = await customer_by_number(reads, number)
     if record is None:
         raise LookupError(f"customer {number} was just written but cannot be read in its transaction")
     empty: dict[Role, list[AddressRecord]] = {role: [] for role in Role}
     return CustomerContents(
         record=record,
-        addresses=(await addresses_by_customer(session, [number])).get(number, empty),
-        attributes=(await customer_attributes(session, [number])).get(number, []),
+        addresses=(await addresses_by_customer(reads, [number])).get(number, empty),
+        attributes=(await customer_attributes(reads, [number])).get(number, []),
     )

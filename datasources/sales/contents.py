@@ -20,13 +20,14 @@ from datasources.sales.documents import (
     positions_by_document,
 )
 from datasources.sales.records import DocumentContents, DocumentRecord, PaymentRecord, PositionRecord
+from datasources.transaction import TransactionReads
 
 DEFAULT_LANGUAGE = "ger"
 
 
 async def read_contents(session: AsyncSession, kind: str, number: str) -> DocumentContents:
     """Everything of the document, a statement each whatever its number of positions."""
-    record = await document_by_number(session, kind, number)
+    record = await document_by_number(TransactionReads(session), kind, number)
     if record is None:
         raise LookupError(f"{kind} {number} was just written but cannot be read in its transaction")
     return await _contents(session, record)
@@ -40,8 +41,9 @@ async def written_contents(session: AsyncSession, written: Written) -> DocumentC
 
 
 async def _contents(session: AsyncSession, record: DocumentRecord) -> DocumentContents:
-    positions = (await positions_by_document(session, [record.id])).get(record.id, [])
-    payments = (await payments_by_document(session, [record.id])).get(record.id, [])
+    reads = TransactionReads(session)
+    positions = (await positions_by_document(reads, [record.id])).get(record.id, [])
+    payments = (await payments_by_document(reads, [record.id])).get(record.id, [])
     return await _completed(session, record, positions, payments)
 
 
@@ -50,12 +52,13 @@ async def _completed(
 ) -> DocumentContents:
     ids = [record.contact_address_id, record.delivery_address_id, record.billing_address_id]
     wanted = [address_id for address_id in ids if address_id is not None]
-    addresses = await addresses_by_id(session, wanted) if wanted else {}
+    reads = TransactionReads(session)
+    addresses = await addresses_by_id(reads, wanted) if wanted else {}
     condition_text = None
     if record.payment_condition is not None:
         contact = addresses.get(record.contact_address_id) if record.contact_address_id is not None else None
         language = contact.fields.language if contact is not None else DEFAULT_LANGUAGE
-        condition_text = await payment_condition_text(session, record.payment_condition, language)
+        condition_text = await payment_condition_text(reads, record.payment_condition, language)
     return DocumentContents(
         record=record,
         positions=positions,

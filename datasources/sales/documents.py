@@ -18,6 +18,7 @@ from datasources.customers.validation import validate_address
 from datasources.errors import InvalidInput, NotFound, Unprocessable
 from datasources.models import Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
 from datasources.models.base import utcnow
+from datasources.reads import Query, Reads, values_in
 from datasources.sales import taxes
 from datasources.sales.numbers import number_document, provisional_number
 from datasources.sales.pricing import MAX_AMOUNT, price_positions
@@ -261,12 +262,18 @@ async def update_totals(session: AsyncSession, document: SalesDocument, position
 
 
 _DOCUMENT_COLUMNS = [c for c in SalesDocument.__table__.columns if c.key not in {"created_by", "fingerprint"}]
+_DOCUMENT_FIELDS = [c.key for c in _DOCUMENT_COLUMNS]
+# Compiled once (datasources/reads): a document's GET, and its answer in the transaction that wrote it.
+_DOCUMENT = Query(
+    select(*_DOCUMENT_COLUMNS).where(
+        SalesDocument.kind == bindparam("kind"), SalesDocument.number == bindparam("number")
+    )
+)
 
 
-async def document_by_number(session: AsyncSession, kind: str, number: str) -> DocumentRecord | None:
-    stmt = select(*_DOCUMENT_COLUMNS).where(SalesDocument.kind == kind, SalesDocument.number == number)
-    row = (await session.execute(stmt)).one_or_none()
-    return None if row is None else DocumentRecord(**row._mapping)
+async def document_by_number(reads: Reads, kind: str, number: str) -> DocumentRecord | None:
+    rows = await reads.rows(_DOCUMENT, kind=kind, number=number)
+    return DocumentRecord(**dict(zip(_DOCUMENT_FIELDS, rows[0], strict=True))) if rows else None
 
 
 async def orders_of_customer(
@@ -285,44 +292,44 @@ async def orders_of_customer(
 
 
 _POSITION_FIELDS = [f.name for f in dataclasses.fields(PositionRecord)]
+_POSITIONS = Query(
+    select(DocumentPosition.document_id, *(getattr(DocumentPosition, name) for name in _POSITION_FIELDS))
+    .where(values_in(DocumentPosition.document_id, "ids"))
+    .order_by(DocumentPosition.document_id, DocumentPosition.position_number)
+)
 
 
-async def positions_by_document(session: AsyncSession, ids: Sequence[int]) -> dict[int, list[PositionRecord]]:
-    columns = [getattr(DocumentPosition, name) for name in _POSITION_FIELDS]
-    stmt = (
-        select(DocumentPosition.document_id, *columns)
-        .where(DocumentPosition.document_id.in_(ids))
-        .order_by(DocumentPosition.document_id, DocumentPosition.position_number)
-    )
+async def positions_by_document(reads: Reads, ids: Sequence[int]) -> dict[int, list[PositionRecord]]:
     result: dict[int, list[PositionRecord]] = defaultdict(list)
-    for row in await session.execute(stmt):
-        result[row.document_id].append(PositionRecord(**{name: getattr(row, name) for name in _POSITION_FIELDS}))
+    for row in await reads.rows(_POSITIONS, ids=ids):
+        result[row[0]].append(PositionRecord(*row[1:]))
     return result
 
 
-async def payments_by_document(session: AsyncSession, ids: Sequence[int]) -> dict[int, list[PaymentRecord]]:
-    stmt = (
-        select(
-            DocumentPayment.document_id,
-            DocumentPayment.key,
-            DocumentPayment.designation,
-            DocumentPayment.value,
-        )
-        .where(DocumentPayment.document_id.in_(ids))
-        .order_by(DocumentPayment.document_id, DocumentPayment.id)
-    )
+_PAYMENTS = Query(
+    select(DocumentPayment.document_id, DocumentPayment.key, DocumentPayment.designation, DocumentPayment.value)
+    .where(values_in(DocumentPayment.document_id, "ids"))
+    .order_by(DocumentPayment.document_id, DocumentPayment.id)
+)
+
+
+async def payments_by_document(reads: Reads, ids: Sequence[int]) -> dict[int, list[PaymentRecord]]:
     result: dict[int, list[PaymentRecord]] = defaultdict(list)
-    for row in await session.execute(stmt):
-        result[row.document_id].append(PaymentRecord(row.key, row.designation, row.value))
+    for document_id, key, designation, value in await reads.rows(_PAYMENTS, ids=ids):
+        result[document_id].append(PaymentRecord(key, designation, value))
     return result
 
 
-async def payment_condition_text(session: AsyncSession, condition_type: int, language: str) -> str | None:
-    """KundBedBez in the language, else in German."""
-    rows = await session.execute(
-        select(PaymentCondition.language, PaymentCondition.text).where(
-            PaymentCondition.condition_type == condition_type, PaymentCondition.language.in_({language, "ger"})
-        )
+_CONDITION_TEXTS = Query(
+    select(PaymentCondition.language, PaymentCondition.text).where(
+        PaymentCondition.condition_type == bindparam("condition_type"),
+        values_in(PaymentCondition.language, "languages"),
     )
-    texts = {row.language: row.text for row in rows}
+)
+
+
+async def payment_condition_text(reads: Reads, condition_type: int, language: str) -> str | None:
+    """KundBedBez in the language, else in German."""
+    rows = await reads.rows(_CONDITION_TEXTS, condition_type=condition_type, languages=sorted({language, "ger"}))
+    texts: dict[str, str] = {language: text for language, text in rows}
     return texts.get(language, texts.get("ger"))

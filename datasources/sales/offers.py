@@ -27,6 +27,7 @@ from datasources.sales.documents import (
 from datasources.sales.numbers import ANY_KIND
 from datasources.sales.records import NEW_ORDER_STATUS, OFFER, ORDER
 from datasources.sales.validation import check_count, validate_changes, validate_payments
+from datasources.transaction import TransactionReads
 
 
 async def _offer(session: AsyncSession, number: str, field: str = "offer_number") -> SalesDocument:
@@ -102,7 +103,7 @@ async def update_offer(
     }
     await set_addresses(session, offer, replaced, None)
     changes = validate_changes(positions, max_positions) if positions else []
-    stored = (await positions_by_document(session, [offer.id])).get(offer.id, [])
+    stored = (await positions_by_document(TransactionReads(session), [offer.id])).get(offer.id, [])
     current = await change_positions(session, offer, stored, changes, max_positions) if changes else stored
     await update_totals(session, offer, current)
     await session.flush()
@@ -148,7 +149,7 @@ async def convert_offer(
             info={"AuftNr": offer.order_number},
         )
     await _assign(session, offer, customer)
-    positions = (await positions_by_document(session, [offer.id])).get(offer.id, [])
+    positions = (await positions_by_document(TransactionReads(session), [offer.id])).get(offer.id, [])
     if not positions:
         raise Unprocessable(f"offer {offer_number} has no positions; an order needs at least one", field="offer_number")
     if len(positions) > max_positions:

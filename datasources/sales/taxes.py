@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
 from datasources.models import Currency, TaxCode
-from datasources.reads import Row, values_in
+from datasources.reads import Query, Reads, Row, values_in
 from datasources.sales.money import cents, to_step
 from datasources.sales.records import TaxLine
 from datasources.transaction import Statement
@@ -29,7 +29,7 @@ TAX_CODE_COLUMNS = (
     TaxCode.sales_tax_line,
     TaxCode.input_tax_line,
 )
-_TAX_CODES_IN = Statement(select(*TAX_CODE_COLUMNS).where(values_in(TaxCode.code, "p_codes")))
+_TAX_CODES_IN = Query(select(*TAX_CODE_COLUMNS).where(values_in(TaxCode.code, "p_codes")))
 _CURRENCY = Statement(select(Currency.rounding_step).where(Currency.code == bindparam("p_code")))
 
 
@@ -61,11 +61,22 @@ class Taxed(Protocol):
 
 
 async def recapitulation(session: AsyncSession, positions: Sequence[Taxed], currency: str) -> list[TaxLine]:
-    """One line per tax code, highest rate first: the positions' net amounts and taxes added up."""
-    rows = await _tax_codes(session, {p.tax_code for p in positions})
+    """One line per tax code, highest rate first: the positions' net amounts and taxes added up (in a write's
+    transaction, its tax codes read once)."""
+    return _recapitulate(positions, currency, await _tax_codes(session, {p.tax_code for p in positions}))
+
+
+async def read_recapitulation(reads: Reads, positions: Sequence[Taxed], currency: str) -> list[TaxLine]:
+    """The same for a stored document (a GET)."""
+    codes = sorted({p.tax_code for p in positions})
+    rows = await reads.rows(_TAX_CODES_IN, p_codes=codes) if codes else []
+    return _recapitulate(positions, currency, {row[0]: TaxCodeRecord(*row) for row in rows})
+
+
+def _recapitulate(positions: Sequence[Taxed], currency: str, codes: Mapping[str, TaxCodeRecord]) -> list[TaxLine]:
     lines: dict[str, TaxLine] = {}
     for position in positions:
-        code = rows[position.tax_code]
+        code = codes[position.tax_code]
         line = lines.get(code.code)
         lines[code.code] = TaxLine(
             currency=currency,

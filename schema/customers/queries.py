@@ -34,8 +34,7 @@ class AddressSearchInput:
 class CustomerQuery:
     @strawberry.field(description="A customer by DebiNr; null when there is none.", permission_classes=[IsShop])
     async def customer(self, info: strawberry.Info[Context], number: str) -> Customer | None:
-        async with info.context.db.reader() as session:
-            record = await customers.customer_by_number(session, number)
+        record = await customers.customer_by_number(info.context.db.reads, number)
         return None if record is None else Customer.of(record)
 
     @strawberry.field(description="An address by AdrNr; null when there is none.", permission_classes=[IsShop])

@@ -12,8 +12,7 @@ from schema.sales.types import SalesDocument
 
 
 async def _document(info: strawberry.Info[Context], kind: str, number: str) -> SalesDocument | None:
-    async with info.context.db.reader() as session:
-        record = await documents.document_by_number(session, kind, number)
+    record = await documents.document_by_number(info.context.db.reads, kind, number)
     return None if record is None else SalesDocument.of(record)
 
 

@@ -215,10 +215,9 @@ class SalesDocument:
         if self.record.payment_condition is None:
             return None
         contact = await self._address(info, self.record.contact_address_id)
-        async with info.context.db.reader() as session:
-            return await documents.payment_condition_text(
-                session, self.record.payment_condition, contact.language if contact else "ger"
-            )
+        return await documents.payment_condition_text(
+            info.context.db.reads, self.record.payment_condition, contact.language if contact else "ger"
+        )
 
     @strawberry.field(description="Positionen.")
     async def positions(self, info: strawberry.Info[Context]) -> list[Position]:
@@ -231,8 +230,7 @@ class SalesDocument:
         if self.contents is not None:
             return [TaxSummaryLine.of(line) for line in self.contents.tax_lines]
         positions = await info.context.sales.positions.load(self.record.id)
-        async with info.context.db.reader() as session:
-            lines = await taxes.recapitulation(session, positions, self.record.currency)
+        lines = await taxes.read_recapitulation(info.context.db.reads, positions, self.record.currency)
         return [TaxSummaryLine.of(line) for line in lines]
 
     @strawberry.field(description="Zahlung.")

@@ -182,10 +182,9 @@ async def test_a_compiled_insert_stores_what_the_orm_stores(db: Database, factor
         values = {key: getattr(compiled, key) for key in documents._DOCUMENT_INSERTED}
         compiled_id = await transaction.scalar(session, documents._INSERT_DOCUMENT, **values)
         await documents.add_positions(session, compiled_id, [POSITION], first_number=1)
-    async with db.reader() as session:
-        orm_record = await documents.document_by_number(session, "order", "1")
-        compiled_record = await documents.document_by_number(session, "order", "2")
-        positions = await documents.positions_by_document(session, [by_orm.id, compiled_id])
+    orm_record = await documents.document_by_number(db.reads, "order", "1")
+    compiled_record = await documents.document_by_number(db.reads, "order", "2")
+    positions = await documents.positions_by_document(db.reads, [by_orm.id, compiled_id])
     assert orm_record is not None and compiled_record is not None
 
     def without_id(record: DocumentRecord) -> dict[str, Any]:
