@@ -26,6 +26,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, cast
 
+from sqlalchemy import Table, bindparam, insert
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql import ClauseElement
@@ -50,6 +51,14 @@ class Statement:
         if found is None:
             found = self._compiled[dialect.name] = Compiled(self.statement, dialect, self.lists)
         return found
+
+
+def insert_row(table: Table, *, returning: bool = False) -> Statement:
+    """An INSERT of every column but the id, each a parameter of its name: compiled once, so every column is
+    given, None or not, and none is left to a default; with `returning`, the new row's id comes back."""
+    stmt = insert(table).values({c.key: bindparam(c.key, type_=c.type) for c in table.columns if c.key != "id"})
+    # inline(): no id fetched back (PostgreSQL's implicit RETURNING) unless asked for.
+    return Statement(stmt.returning(table.c.id) if returning else stmt.inline())
 
 
 class Outcome:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
@@ -43,19 +43,11 @@ PAYMENT_TABLE = cast(Table, DocumentPayment.__table__)
 DOCUMENT_TABLE = cast(Table, SalesDocument.__table__)
 
 
-def _insert(table: Table, *, returning: bool = False) -> transaction.Statement:
-    """An INSERT of every column but the id, each a parameter of its name: compiled once
-    (datasources/transaction.py), so every column is given, None or not, and none is left to a default."""
-    stmt = insert(table).values({c.key: bindparam(c.key, type_=c.type) for c in table.columns if c.key != "id"})
-    # inline(): no id fetched back (PostgreSQL's implicit RETURNING) unless asked for.
-    return transaction.Statement(stmt.returning(table.c.id) if returning else stmt.inline())
-
-
 # A document is written as one row, complete; its positions and payments each with one executemany (an ORM
 # bulk INSERT left out the None values of a row and so split the rows by their pattern of empty fields).
-_INSERT_DOCUMENT = _insert(DOCUMENT_TABLE, returning=True)
-_INSERT_POSITIONS = _insert(POSITION_TABLE)
-_INSERT_PAYMENTS = _insert(PAYMENT_TABLE)
+_INSERT_DOCUMENT = transaction.insert_row(DOCUMENT_TABLE, returning=True)
+_INSERT_POSITIONS = transaction.insert_row(POSITION_TABLE)
+_INSERT_PAYMENTS = transaction.insert_row(PAYMENT_TABLE)
 _DOCUMENT_INSERTED = [c.key for c in DOCUMENT_TABLE.columns if c.key != "id"]
 
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
-from datasources.customers.customers import register_customer
+from datasources.customers.addresses import new_address
+from datasources.customers.customers import designation_of, register_customer
 from datasources.customers.records import AddressFields
-from datasources.customers.validation import validate_address
+from datasources.customers.validation import validate_address, validate_customer
 from datasources.database import Database
 from datasources.errors import InvalidInput
 from datasources.models import Address, CompanyAttribute, Customer, NumberSequence, OutboxEvent
@@ -354,3 +355,60 @@ def test_an_explicit_check_0_keeps_a_swiss_place() -> None:
 @pytest.mark.parametrize("check", [2, -1, "1", True])
 def test_other_checks_are_refused(check: object) -> None:
     assert refused({**CONTACT, "check": check}, "check") == "must be 0 or 1"
+
+
+async def test_a_new_customer_is_stored_as_the_orm_stored_it(db: Database, reference: None) -> None:
+    """Its rows are written by compiled statements (datasources/transaction.py): every column as the ORM wrote
+    it, the timestamps and the numbers aside. The reference is the ORM's way, as customers were written before."""
+    delivery = {**CONTACT, "line1": "Hauptgasse 2", "salutation": 2, "first_name": "Anna"}
+    values = {**VALUES, "comment": "web", "payment_methods": "r,K", "tax_number": "CHE-1"}
+    number = await register(db, values, contact_address=CONTACT, delivery_address=delivery)
+    async with db.writer() as session, session.begin():
+        fields, address = validate_customer(values), validate_address(CONTACT)
+        by_orm = Customer(
+            number="999999",
+            designation=designation_of(address),
+            language=fields.language or address.language,
+            currency=fields.currency,
+            payment_type=fields.payment_type,
+            expenses=fields.expenses,
+            shipping_type=fields.shipping_type,
+            transport_insurance_type=fields.transport_insurance_type,
+            comment=fields.comment,
+            tax_number=fields.tax_number,
+            company_url=fields.company_url,
+            credit_limit=fields.credit_limit,
+            payment_methods=fields.payment_methods,
+        )
+        session.add(by_orm)
+        await session.flush()
+        rows = [new_address(address, "999999"), new_address(validate_address(delivery), "999999")]
+        session.add_all(rows)
+        await session.flush()
+        by_orm.contact_address_id, by_orm.delivery_address_id, by_orm.billing_address_id = (
+            rows[0].id,
+            rows[1].id,
+            rows[0].id,
+        )
+
+    def stored(table: str, key: str, value: str) -> Any:
+        return text(f"SELECT * FROM {table} WHERE {key} = :value ORDER BY 1").bindparams(value=value)  # noqa: S608
+
+    async with db.reader() as session:
+        compiled = (await session.execute(stored("customer", "number", number))).mappings().one()
+        orm = (await session.execute(stored("customer", "number", "999999"))).mappings().one()
+        compiled_addresses = (await session.execute(stored("address", "customer_number", number))).mappings().all()
+        orm_addresses = (await session.execute(stored("address", "customer_number", "999999"))).mappings().all()
+    ids = {"number", "contact_address_id", "delivery_address_id", "billing_address_id", "created_at"}
+    assert {k: v for k, v in compiled.items() if k not in ids} == {k: v for k, v in orm.items() if k not in ids}
+    assert compiled["created_at"] is not None
+    assert compiled["billing_address_id"] == compiled["contact_address_id"] != compiled["delivery_address_id"]
+
+    def address_columns(row: Any) -> dict[str, Any]:
+        return {k: v for k, v in row.items() if k not in {"id", "customer_number", "modified_at"}}
+
+    assert [address_columns(row) for row in compiled_addresses] == [address_columns(row) for row in orm_addresses]
+    assert [row["id"] for row in compiled_addresses] == [
+        compiled["contact_address_id"],
+        compiled["delivery_address_id"],
+    ]
