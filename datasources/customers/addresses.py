@@ -44,18 +44,14 @@ async def addresses_by_id(reads: Reads, ids: Sequence[int]) -> dict[int, Address
     return {row[0]: _record(row[0], row[1], row[2:]) for row in rows}
 
 
-_STANDARD = {
-    Role.CONTACT: Customer.contact_address_id,
-    Role.DELIVERY: Customer.delivery_address_id,
-    Role.BILLING: Customer.billing_address_id,
-}
-_STANDARD_INDEX = {role: 2 + index for index, role in enumerate(_STANDARD)}  # the standard address ids' columns
 _BY_CUSTOMER = Query(
     select(
         CustomerAddress.customer_number,
         CustomerAddress.role,
-        *_STANDARD.values(),
         Address.id,
+        Customer.contact_address_id,
+        Customer.delivery_address_id,
+        Customer.billing_address_id,
         *_FIELD_COLUMNS,
     )
     .join(Address, Address.id == CustomerAddress.address_id)
@@ -69,10 +65,11 @@ async def addresses_by_customer(reads: Reads, numbers: Sequence[str]) -> dict[st
     """Each customer's addresses per role: the standard address of the role first, then by AdrNr."""
     result: dict[str, dict[Role, list[AddressRecord]]] = defaultdict(lambda: {role: [] for role in Role})
     for row in await reads.rows(_BY_CUSTOMER, numbers=numbers):
-        customer_number, role, address_id = row[0], Role(row[1]), row[5]
+        customer_number, role, address_id, contact_id, delivery_id, billing_id = row[:6]
+        standard = {Role.CONTACT: contact_id, Role.DELIVERY: delivery_id, Role.BILLING: billing_id}[Role(role)]
+        entries = result[customer_number][Role(role)]
         record = _record(address_id, customer_number, row[6:])
-        entries = result[customer_number][role]
-        entries.insert(0, record) if row[_STANDARD_INDEX[role]] == address_id else entries.append(record)
+        entries.insert(0, record) if standard == address_id else entries.append(record)
     return dict(result)
 
 

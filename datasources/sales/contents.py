@@ -27,32 +27,31 @@ DEFAULT_LANGUAGE = "ger"
 
 async def read_contents(session: AsyncSession, kind: str, number: str) -> DocumentContents:
     """Everything of the document, a statement each whatever its number of positions."""
-    record = await document_by_number(TransactionReads(session), kind, number)
+    reads = TransactionReads(session)
+    record = await document_by_number(reads, kind, number)
     if record is None:
         raise LookupError(f"{kind} {number} was just written but cannot be read in its transaction")
-    return await _contents(session, record)
+    positions = (await positions_by_document(reads, [record.id])).get(record.id, [])
+    payments = (await payments_by_document(reads, [record.id])).get(record.id, [])
+    return await _completed(session, reads, record, positions, payments)
 
 
 async def written_contents(session: AsyncSession, written: Written) -> DocumentContents:
     """The same for a document this transaction has just written, from what it wrote (the row as flushed,
     the positions and payments as inserted: the values a read would give back); only its addresses and
     payment condition text are read. It may still have its provisional number."""
-    return await _completed(session, written.record(), written.positions, written.payments)
-
-
-async def _contents(session: AsyncSession, record: DocumentRecord) -> DocumentContents:
-    reads = TransactionReads(session)
-    positions = (await positions_by_document(reads, [record.id])).get(record.id, [])
-    payments = (await payments_by_document(reads, [record.id])).get(record.id, [])
-    return await _completed(session, record, positions, payments)
+    return await _completed(session, TransactionReads(session), written.record(), written.positions, written.payments)
 
 
 async def _completed(
-    session: AsyncSession, record: DocumentRecord, positions: list[PositionRecord], payments: list[PaymentRecord]
+    session: AsyncSession,
+    reads: TransactionReads,
+    record: DocumentRecord,
+    positions: list[PositionRecord],
+    payments: list[PaymentRecord],
 ) -> DocumentContents:
     ids = [record.contact_address_id, record.delivery_address_id, record.billing_address_id]
     wanted = [address_id for address_id in ids if address_id is not None]
-    reads = TransactionReads(session)
     addresses = await addresses_by_id(reads, wanted) if wanted else {}
     condition_text = None
     if record.payment_condition is not None:
