@@ -16,6 +16,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources import transaction
 from datasources.models import NumberSequence
+from datasources.reads import values_in
 from datasources.transaction import Statement
 
 _WINDOW = 64
@@ -38,28 +39,26 @@ async def advance(session: AsyncSession, sequence: str) -> int:
     return last
 
 
-async def next_number(
-    session: AsyncSession, sequence: str, taken_in: InstrumentedAttribute[str], *scope: ColumnElement[bool]
-) -> str:
-    """The next free number of `sequence`; `taken_in` (among the rows `scope` selects) is the column the
-    numbers must be unique in."""
+def taken_numbers(column: InstrumentedAttribute[str], *scope: ColumnElement[bool]) -> Statement:
+    """The statement `first_free` asks which numbers of a window are taken: `column` is the one the numbers
+    must be unique in, among the rows `scope` selects. Compiled once (datasources/transaction.py): made once
+    per kind of number, at import."""
+    return Statement(select(column).where(*scope, values_in(column, "p_window")))
+
+
+async def next_number(session: AsyncSession, sequence: str, taken: Statement) -> str:
+    """The next free number of `sequence`; `taken` (`taken_numbers`) tells which are held already."""
     candidate = await advance(session, sequence)
-    return await first_free(session, sequence, taken_in, candidate, *scope)
+    return await first_free(session, sequence, taken, candidate)
 
 
-async def first_free(
-    session: AsyncSession,
-    sequence: str,
-    taken_in: InstrumentedAttribute[str],
-    candidate: int,
-    *scope: ColumnElement[bool],
-) -> str:
+async def first_free(session: AsyncSession, sequence: str, taken: Statement, candidate: int) -> str:
     """The first number from `candidate` on that no row holds, made the sequence's last value."""
     start = candidate
     while True:
         window = [str(n) for n in range(candidate, candidate + _WINDOW)]
-        taken = set(await session.scalars(select(taken_in).where(*scope, taken_in.in_(window))))
-        free = next((number for number in window if number not in taken), None)
+        held = {row[0] for row in await transaction.rows(session, taken, p_window=window)}
+        free = next((number for number in window if number not in held), None)
         if free is not None:
             break
         candidate += _WINDOW

@@ -24,7 +24,7 @@ from datasources.customers.validation import validate_address, validate_customer
 from datasources.errors import InvalidInput
 from datasources.models import Address, Currency, Customer, CustomerAddress, CustomerAttribute
 from datasources.models.base import utcnow
-from datasources.numbering import next_number
+from datasources.numbering import next_number, taken_numbers
 from datasources.reads import Query, Reads, values_in
 from datasources.transaction import Statement, TransactionReads
 
@@ -72,7 +72,7 @@ async def create_customer(
     address) and records REST_Kunde when the company enables it; returns the new DebiNr."""
     if not await transaction.rows(session, _CURRENCY, p_code=fields.currency):
         raise InvalidInput(f"{fields.currency} is not a currency of the ERP", field="currency")
-    number = await next_number(session, CUSTOMER_SEQUENCE, Customer.number)
+    number = await next_number(session, CUSTOMER_SEQUENCE, _TAKEN)
     now = utcnow()
     customer = {column: None for column in _CUSTOMER_COLUMNS} | {
         "number": number,
@@ -114,6 +114,7 @@ async def _insert_address(session: AsyncSession, fields: AddressFields, customer
 # A new customer's statements, compiled once (datasources/transaction.py), as an order's: through the ORM's
 # flushes a customer cost twice an order's CPU.
 _CURRENCY = Statement(select(Currency.code).where(Currency.code == bindparam("p_code")))
+_TAKEN = taken_numbers(Customer.number)
 _CUSTOMER_TABLE = cast(Table, Customer.__table__)
 _CUSTOMER_COLUMNS = [column.key for column in _CUSTOMER_TABLE.columns]
 _INSERT_CUSTOMER = transaction.insert_row(_CUSTOMER_TABLE)

@@ -21,14 +21,15 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from datasources import transaction
 from datasources.models import IdempotentRequest, NumberSequence, OutboxEvent, SalesDocument
-from datasources.numbering import advance, first_free
+from datasources.numbering import advance, first_free, taken_numbers
 from datasources.sales.records import OFFER, ORDER
 from datasources.transaction import Statement
 
 # A number is not handed out twice, whatever kind of document holds it (offers are AuftStatus P in the ERP).
 # Both kinds named, so that the unique index on (kind, number) finds a number.
 DOCUMENT_KINDS = (OFFER, ORDER)
-ANY_KIND = SalesDocument.kind.in_(DOCUMENT_KINDS)
+# Which numbers of a window a document holds; the kinds as parameters of their own (_taken_by_another).
+TAKEN = taken_numbers(SalesDocument.number, SalesDocument.kind.in_([literal(kind) for kind in DOCUMENT_KINDS]))
 _OTHER = aliased(SalesDocument)
 
 
@@ -63,7 +64,7 @@ async def number_document(session: AsyncSession, document: SalesDocument, naming
     if number is None:  # the candidate was written by other means: the next free one
         last = await session.scalar(select(NumberSequence.last_value).where(NumberSequence.name == document.kind))
         assert last is not None
-        number = await first_free(session, document.kind, SalesDocument.number, last, ANY_KIND)
+        number = await first_free(session, document.kind, TAKEN, last)
         await transaction.run(session, _SET, p_id=document.id, p_number=number)
     if not renamed:
         await _name(session, naming, number)

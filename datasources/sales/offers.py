@@ -24,7 +24,7 @@ from datasources.sales.documents import (
     set_addresses,
     update_totals,
 )
-from datasources.sales.numbers import ANY_KIND
+from datasources.sales.numbers import TAKEN
 from datasources.sales.records import NEW_ORDER_STATUS, OFFER, ORDER
 from datasources.sales.validation import check_count, validate_changes, validate_payments
 from datasources.transaction import TransactionReads
@@ -166,7 +166,7 @@ async def convert_offer(
             if column.key not in _NOT_INHERITED
         },
         kind=ORDER,
-        number=await next_number(session, ORDER, SalesDocument.number, ANY_KIND),
+        number=await next_number(session, ORDER, TAKEN),
         status=NEW_ORDER_STATUS,
         offer_number=offer.number,
         created_by=user,
