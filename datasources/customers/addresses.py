@@ -7,9 +7,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources import transaction
 from datasources.customers.records import (
     ADDRESS_TEXT_FIELDS,
     AddressFields,
@@ -21,7 +22,9 @@ from datasources.customers.validation import validate_address
 from datasources.errors import Conflict, InvalidInput, NotFound
 from datasources.folding import fold, fold_text
 from datasources.models import Address, Customer, CustomerAddress
+from datasources.models.base import utcnow
 from datasources.reads import Query, Reads, values_in
+from datasources.transaction import Statement
 
 _FIELD_NAMES = (*ADDRESS_TEXT_FIELDS, "salutation")
 _FIELD_COLUMNS = tuple(getattr(Address, name) for name in _FIELD_NAMES)
@@ -73,23 +76,32 @@ async def addresses_by_customer(reads: Reads, numbers: Sequence[str]) -> dict[st
     return dict(result)
 
 
+_LOCKED = Statement(
+    select(Address.customer_number, *_FIELD_COLUMNS).where(Address.id == bindparam("p_id")).with_for_update()
+)
+_UPDATE = Statement(
+    update(Address)
+    .where(Address.id == bindparam("p_id"))
+    .values({name: bindparam(name) for name in (*_FIELD_NAMES, "modified_at")})
+)
+
+
 async def update_address(session: AsyncSession, address_id: int, changes: Mapping[str, Any]) -> AddressRecord:
     """Merges `changes` into the address (a value of None clears an optional field) and validates the
     result as a whole; a required field cannot be cleared."""
-    address = await session.get(Address, address_id, with_for_update=True)
-    if address is None:
+    rows = await transaction.rows(session, _LOCKED, p_id=address_id)
+    if not rows:
         raise NotFound(f"address {address_id} does not exist", field="id")
-    merged: dict[str, Any] = {name: getattr(address, name) for name in _FIELD_NAMES}
+    customer_number, *stored = rows[0]
+    merged: dict[str, Any] = dict(zip(_FIELD_NAMES, stored, strict=True))
     merged.update(changes)
     # The place name is checked (AdrCheck) only when the place, code or country change, so that
     # an old, unchecked place does not block an unrelated change.
     if not {"place", "postal_code", "country", "check"} & changes.keys():
         merged["check"] = 0
     fields = validate_address(merged)
-    for name, value in dataclasses.asdict(fields).items():
-        setattr(address, name, value)
-    await session.flush()
-    return AddressRecord(address.id, address.customer_number, fields)
+    await transaction.run(session, _UPDATE, p_id=address_id, modified_at=utcnow(), **dataclasses.asdict(fields))
+    return AddressRecord(address_id, customer_number, fields)
 
 
 async def search_customer(session: AsyncSession, criteria: Mapping[str, str]) -> SearchMatch:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select, text
 
-from datasources.customers.addresses import new_address
+from datasources.customers.addresses import new_address, update_address
 from datasources.customers.customers import designation_of, register_customer
 from datasources.customers.records import AddressFields
 from datasources.customers.validation import validate_address, validate_customer
@@ -412,3 +412,17 @@ async def test_a_new_customer_is_stored_as_the_orm_stored_it(db: Database, refer
         compiled["contact_address_id"],
         compiled["delivery_address_id"],
     ]
+
+
+async def test_an_address_change_stamps_its_time_and_keeps_its_customer(db: Database, reference: None) -> None:
+    number = await register(db)
+    columns = (Address.id, Address.customer_number, Address.line1, Address.line2, Address.modified_at)
+    async with db.reader() as session:
+        before = (await session.execute(select(*columns).where(Address.customer_number == number))).one()
+    await asyncio.sleep(0.002)
+    record = await db.write(lambda session: update_address(session, before.id, {"line2": "c/o Muster"}))
+    async with db.reader() as session:
+        after = (await session.execute(select(*columns).where(Address.id == before.id))).one()
+    assert (record.id, record.customer_number, record.fields.line2) == (before.id, number, "c/o Muster")
+    assert (after.customer_number, after.line1, after.line2) == (number, before.line1, "c/o Muster")
+    assert after.modified_at > before.modified_at
