@@ -93,14 +93,16 @@ async def update_address(session: AsyncSession, address_id: int, changes: Mappin
     if not rows:
         raise NotFound(f"address {address_id} does not exist", field="id")
     customer_number, *stored = rows[0]
-    merged: dict[str, Any] = dict(zip(_FIELD_NAMES, stored, strict=True))
-    merged.update(changes)
+    before: dict[str, Any] = dict(zip(_FIELD_NAMES, stored, strict=True))
+    merged = {**before, **changes}
     # The place name is checked (AdrCheck) only when the place, code or country change, so that
     # an old, unchecked place does not block an unrelated change.
     if not {"place", "postal_code", "country", "check"} & changes.keys():
         merged["check"] = 0
     fields = validate_address(merged)
-    await transaction.run(session, _UPDATE, p_id=address_id, modified_at=utcnow(), **dataclasses.asdict(fields))
+    after = dataclasses.asdict(fields)
+    if after != before:  # as the ORM did: no UPDATE, and no new modification time, for a change to nothing
+        await transaction.run(session, _UPDATE, p_id=address_id, modified_at=utcnow(), **after)
     return AddressRecord(address_id, customer_number, fields)
 
 

@@ -426,3 +426,7 @@ async def test_an_address_change_stamps_its_time_and_keeps_its_customer(db: Data
     assert (record.id, record.customer_number, record.fields.line2) == (before.id, number, "c/o Muster")
     assert (after.customer_number, after.line1, after.line2) == (number, before.line1, "c/o Muster")
     assert after.modified_at > before.modified_at
+    # A change to what is stored already changes nothing, not even the time.
+    await db.write(lambda session: update_address(session, before.id, {"line2": "c/o Muster"}))
+    async with db.reader() as session:
+        assert (await session.execute(select(*columns).where(Address.id == before.id))).one() == after
