@@ -1,9 +1,8 @@
 """The dataloader pattern every domain shares: one batched fetch per request and key set.
 
-Each batch opens its own short read session, so loaders resolving concurrently never share one; the
-loaders of the catalogue, customers and documents (ReadsLoader) read through the process's compiled reads
-instead, which run every batch their request and the requests beside it start in one turn in one hop
-(datasources/reads).
+Every batch reads through the process's compiled reads (datasources/reads), which run every batch their
+request and the requests beside it start in one turn in one hop: no session, so loaders resolving
+concurrently never share one.
 
 The keys asked for during one turn of the event loop are fetched together when it ends (one statement
 per loader and level of the result). A loader keeps, per request, the values it was answered and, per
@@ -44,7 +43,7 @@ class _Batch(Generic[K]):
 
 
 class BatchLoader(Generic[K, V]):
-    """Loads one value per key with `fetch(session, keys) -> {key: value}`; keys the fetch does not
+    """Loads one value per key with `fetch(reads, keys) -> {key: value}`; keys the fetch does not
     mention get `missing()`. Subclasses name their entity and key: `AddressByIdLoader`."""
 
     # Typed loosely: mypy reads a callable ClassVar as a method and would drop its first parameter.
@@ -128,14 +127,6 @@ class BatchLoader(Generic[K, V]):
     async def _load(self, keys: Sequence[K]) -> list[V]:
         found = await self._fetch(keys)
         return [found[key] if key in found else type(self).missing() for key in keys]
-
-    async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
-        async with self.db.reader() as session:
-            return await type(self).fetch(session, keys)
-
-
-class ReadsLoader(BatchLoader[K, V]):
-    """A loader whose `fetch(reads, keys)` reads through the process's compiled reads: no session."""
 
     async def _fetch(self, keys: Sequence[K]) -> dict[Any, Any]:
         return await type(self).fetch(self.db.reads, keys)

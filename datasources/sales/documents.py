@@ -323,5 +323,5 @@ _CONDITION_TEXTS = Query(
 async def payment_condition_text(reads: Reads, condition_type: int, language: str) -> str | None:
     """KundBedBez in the language, else in German."""
     rows = await reads.rows(_CONDITION_TEXTS, condition_type=condition_type, languages=sorted({language, "ger"}))
-    texts: dict[str, str] = {language: text for language, text in rows}
+    texts: dict[str, str] = {row_language: text for row_language, text in rows}
     return texts.get(language, texts.get("ger"))

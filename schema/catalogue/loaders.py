@@ -18,17 +18,17 @@ from datasources.catalogue.records import (
 from datasources.catalogue.view import CatalogueView
 from datasources.database import Database
 from datasources.reads import Reads
-from schema.loaders import ReadsLoader
+from schema.loaders import BatchLoader
 
 V = TypeVar("V")
 P = TypeVar("P", bound=Hashable)
 
 
-class ByArticleIdLoader(ReadsLoader[int, V], Generic[V]):
+class ByArticleIdLoader(BatchLoader[int, V], Generic[V]):
     """Loads one value per article id."""
 
 
-class ByArticleIdAndParamLoader(ReadsLoader[tuple[int, P], V], Generic[P, V]):
+class ByArticleIdAndParamLoader(BatchLoader[tuple[int, P], V], Generic[P, V]):
     """For lookups that also depend on a request parameter (language, view): batched per parameter,
     with `fetch(reads, ids, param)`."""
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 from datasources.customers import addresses, customers
 from datasources.customers.records import AddressRecord, Role
 from datasources.database import Database
-from schema.loaders import ReadsLoader
+from schema.loaders import BatchLoader
 
 
-class AddressByIdLoader(ReadsLoader[int, AddressRecord | None]):
+class AddressByIdLoader(BatchLoader[int, AddressRecord | None]):
     fetch = staticmethod(addresses.addresses_by_id)
 
 
-class AddressesByCustomerLoader(ReadsLoader[str, dict[Role, list[AddressRecord]]]):
+class AddressesByCustomerLoader(BatchLoader[str, dict[Role, list[AddressRecord]]]):
     fetch = staticmethod(addresses.addresses_by_customer)
     missing = staticmethod(lambda: {role: list[AddressRecord]() for role in Role})
 
 
-class AttributesByCustomerLoader(ReadsLoader[str, list[tuple[str, str]]]):
+class AttributesByCustomerLoader(BatchLoader[str, list[tuple[str, str]]]):
     fetch = staticmethod(customers.customer_attributes)
     missing = list
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from datasources.database import Database
 from datasources.sales import documents
 from datasources.sales.records import PaymentRecord, PositionRecord
-from schema.loaders import ReadsLoader
+from schema.loaders import BatchLoader
 
 
-class PositionsByDocumentLoader(ReadsLoader[int, list[PositionRecord]]):
+class PositionsByDocumentLoader(BatchLoader[int, list[PositionRecord]]):
     fetch = staticmethod(documents.positions_by_document)
     missing = list
 
 
-class PaymentsByDocumentLoader(ReadsLoader[int, list[PaymentRecord]]):
+class PaymentsByDocumentLoader(BatchLoader[int, list[PaymentRecord]]):
     fetch = staticmethod(documents.payments_by_document)
     missing = list
 
