@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import Select, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
@@ -106,6 +106,18 @@ async def update_address(session: AsyncSession, address_id: int, changes: Mappin
     return AddressRecord(address_id, customer_number, fields)
 
 
+def matching_customers(given: Mapping[str, str]) -> Select[str]:
+    """The numbers of the customers with an address whose given fields equal the values, folded. A field of
+    SEARCH_INDEXED_FIELDS makes it an index lookup (datasources/models/customers.py)."""
+    conditions = [fold(getattr(Address, name)) == fold_text(value) for name, value in given.items()]
+    return (
+        select(CustomerAddress.customer_number)
+        .join(Address, Address.id == CustomerAddress.address_id)
+        .where(*conditions)
+        .distinct()
+    )
+
+
 async def search_customer(session: AsyncSession, criteria: Mapping[str, str]) -> SearchMatch:
     """The one customer whose addresses match every given field (trimmed, case-insensitive)."""
     given = {name: value for name, value in criteria.items() if value is not None and value.strip()}
@@ -114,14 +126,7 @@ async def search_customer(session: AsyncSession, criteria: Mapping[str, str]) ->
     unknown = set(given) - set(ADDRESS_TEXT_FIELDS)
     if unknown:
         raise InvalidInput(f"cannot search by {sorted(unknown)[0]}", field=sorted(unknown)[0])
-    conditions = [fold(getattr(Address, name)) == fold_text(value) for name, value in given.items()]
-    matching = (
-        select(CustomerAddress.customer_number)
-        .join(Address, Address.id == CustomerAddress.address_id)
-        .where(*conditions)
-        .distinct()
-        .subquery()
-    )
+    matching = matching_customers(given).subquery()
     numbers = list(await session.scalars(select(matching.c.customer_number).limit(2)))
     if not numbers:
         raise NotFound("no customer has an address with these fields")

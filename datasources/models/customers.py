@@ -7,6 +7,7 @@ import datetime as dt
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from datasources.folding import fold
 from datasources.models.base import Base, utcnow
 
 
@@ -33,6 +34,17 @@ class Address(Base):
     place: Mapped[str] = mapped_column(String(48))  # OrtName
     postal_code: Mapped[str] = mapped_column(String(10))  # OrtPLZ
     modified_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+# The address search (GET /www/adressensuche) compares fields folded (datasources/folding.py): on PostgreSQL an
+# index on the folded value of each field a shop finds a customer by makes a search a lookup instead of reading
+# every address; the other fields given are compared on the rows it finds. SQLite has none: its folding is the
+# gateway's own function, and an index on it would fail every write by a connection without it (the ERP's).
+SEARCH_INDEXED_FIELDS = ("email", "last_name", "company", "phone1", "postal_code")
+SEARCH_INDEXES = tuple(
+    Index(f"ix_address_folded_{name}", fold(getattr(Address, name))).ddl_if(dialect="postgresql")
+    for name in SEARCH_INDEXED_FIELDS
+)
 
 
 class Customer(Base):
