@@ -1,16 +1,15 @@
 """The address search (GET /www/adressensuche) finds its addresses through an index on the folded field for
 every field of SEARCH_INDEXED_FIELDS, alone or with others, instead of reading every address: for a value few
-addresses have (for one many have, reading them all can be the better plan). PostgreSQL only: SQLite's folding
-is the gateway's own function, which no index may use (datasources/models/customers.py), so there a search
-reads every address (the control below). On the backend
-under test, with the data layer's own statement compiled with its values for EXPLAIN."""
+addresses have (for one many have, reading them all can be the better plan). On PostgreSQL only: SQLite's
+folding is the gateway's own function, which no index may use (datasources/models/customers.py), so there a
+search reads every address (the control below)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from sqlalchemy import Select, select, text, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from datasources.customers.addresses import matching_customers
@@ -18,16 +17,11 @@ from datasources.database import Database
 from datasources.demo import fill_demo
 from datasources.models import Address
 from datasources.models.customers import SEARCH_INDEXED_FIELDS
+from tests.plans import plan
 
 # Fields of the address no index is on: searched together with an indexed one, they are compared on the
 # rows the index finds.
 OTHER_FIELDS = ("line1", "place", "country")
-
-
-async def plan(db: Database, conn: AsyncConnection, statement: Select[Any]) -> str:
-    compiled = statement.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True})
-    explain = "EXPLAIN " if db.engine.dialect.name == "postgresql" else "EXPLAIN QUERY PLAN "
-    return "\n".join(str(row[-1]) for row in await conn.execute(text(explain + str(compiled))))
 
 
 def reads_every_address(db: Database, shown: str) -> bool:

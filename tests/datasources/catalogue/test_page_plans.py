@@ -2,8 +2,6 @@
 and in any output language, the planner reads the page in order from an index instead of sorting the
 catalogue, and the rows a page reads do not grow with the catalogue. On the backend under test."""
 
-# The statements are the data layer's own, compiled with their values for EXPLAIN.
-
 from __future__ import annotations
 
 import json
@@ -12,7 +10,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Select, insert, text
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from datasources.catalogue.articles import ArticleQuery, count_statement, page_statement
 from datasources.catalogue.ordering import Sort, SortField
@@ -20,22 +17,13 @@ from datasources.database import Database
 from datasources.demo import fill_demo
 from datasources.models import Article, ArticleAttribute, ArticleDesignation
 from datasources.planner import analyze
+from tests.plans import plan, sql
 
 SORTS = [Sort(field, descending) for field in SortField for descending in (False, True)]
 # German; a language of the demo (French); one no designation is written in (sorts as German).
 LANGUAGES = ("ger", "fre", "spa")
 # The indexes that hold the orders (ArtNr's unique index is named by SQLite itself there).
 ORDER_INDEXES = ("ix_article_order_", "ix_article_sort_key_", "uq_article_number", "sqlite_autoindex_article_1")
-
-
-def sql(db: Database, statement: Select[Any]) -> str:
-    return str(statement.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True}))
-
-
-async def plan(db: Database, conn: AsyncConnection, statement: Select[Any]) -> str:
-    postgresql = db.engine.dialect.name == "postgresql"
-    explain = "EXPLAIN " if postgresql else "EXPLAIN QUERY PLAN "
-    return "\n".join(str(row[-1]) for row in await conn.execute(text(explain + sql(db, statement))))
 
 
 def sorts_the_catalogue(db: Database, shown: str) -> bool:
