@@ -107,8 +107,8 @@ async def update_address(session: AsyncSession, address_id: int, changes: Mappin
 
 
 def matching_customers(given: Mapping[str, str]) -> Select[str]:
-    """The numbers of the customers with an address whose given fields equal the values, folded. A field of
-    SEARCH_INDEXED_FIELDS makes it an index lookup (datasources/models/customers.py)."""
+    """The numbers of the customers with an address whose given fields equal the values, folded. On PostgreSQL
+    a field of SEARCH_INDEXED_FIELDS makes it an index lookup (datasources/models/customers.py)."""
     conditions = [fold(getattr(Address, name)) == fold_text(value) for name, value in given.items()]
     return (
         select(CustomerAddress.customer_number)
