@@ -24,9 +24,8 @@ from strawberry.types import ExecutionResult
 
 from datasources.statistics import current_stats
 from schema.context import Context
-from schema.document_cache import weight
 from schema.errors import with_codes
-from schema.execution.lru import WeightedLRU
+from schema.execution.lru import WeightedLRU, weight
 from schema.limits import DocumentLimits
 
 # The REST layer's documents are a few kilobytes each, some hundred of them with every `fields` choice.

@@ -19,8 +19,7 @@ from starlette.routing import Route
 from gateway.app import create_app
 from gateway.graphql_view import GraphQLView
 from gateway.settings import Settings
-from schema import document_cache
-from schema.execution import cache
+from schema.execution.lru import MEMORY_PER_BYTE
 from schema.schema import Schema
 
 pytestmark = pytest.mark.usefixtures("catalogue")
@@ -48,8 +47,8 @@ class Gateway:
         """What the caches say they hold, in bytes of document text."""
         assert self.schema.documents is not None
         return (
-            self.schema.documents.bytes // document_cache.MEMORY_PER_BYTE
-            + self.schema.plans.bytes // cache.MEMORY_PER_BYTE
+            self.schema.documents.bytes // MEMORY_PER_BYTE
+            + self.schema.plans.bytes // MEMORY_PER_BYTE
             + self.view.persisted.bytes
         )
 

@@ -17,6 +17,7 @@ from graphql.execution import executor
 from gateway.app import create_app
 from gateway.settings import Settings
 from schema import document_cache
+from schema.execution.lru import MEMORY_PER_BYTE
 from schema.limits import DocumentLimits, RequestLimits, aliases, cost, depth, inputs
 from schema.schema import build_schema
 from tests.http import body, statement_count
@@ -347,7 +348,7 @@ def test_the_list_bounds_name_input_types_of_the_schema() -> None:
 
 
 def test_the_document_cache_is_bounded_by_bytes() -> None:
-    cache = document_cache.DocumentCache(max_bytes=3 * 1100 * document_cache.MEMORY_PER_BYTE)
+    cache = document_cache.DocumentCache(max_bytes=3 * 1100 * MEMORY_PER_BYTE)
     for index in range(10):
         cache.parsed("{ __typename }" + " " * 1082 + f"# {index:02}", {})  # 1,100 bytes each
 

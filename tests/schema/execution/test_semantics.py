@@ -20,8 +20,8 @@ import pytest
 import strawberry
 
 from schema.execution import FALLBACK, GRAPHQL_CORE
-from schema.execution.cache import MEMORY_PER_BYTE
 from schema.execution.compiler import Compiler
+from schema.execution.lru import MEMORY_PER_BYTE
 from schema.execution.run import Run
 from schema.schema import Schema
 from tests.schema.execution.differential import Counted, counting
