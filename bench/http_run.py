@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from pathlib import Path
 from bench.http_measure import Measured, measure, script
 from bench.http_rows import ROW_NAMES, ROWS, Checked, Row, check
 from bench.http_servers import SECRET, USER, Catalogue, DirectServer, catalogue
-from bench.options import numbers, postgresql_url
+from bench.options import baseline_label, checkout, numbers, postgresql_url
 from bench.orders_measure import Backends
 from tests import databases
 from tests.server import GatewayServer
@@ -61,30 +60,13 @@ def parse_args(argv: Sequence[str] | None = None, description: str | None = None
     parser.add_argument("--rows", type=_rows, default=list(ROW_NAMES), help=f"rows to run ({','.join(ROW_NAMES)})")
     parser.add_argument(
         "--baseline",
-        type=_checkout,
+        type=checkout,
         default=None,
         help="a checkout of an earlier commit (git worktree add DIR COMMIT): its gateway runs beside, same database",
     )
     args = parser.parse_args(argv)
     args.database_url = postgresql_url(parser, args.database_url)
     return args
-
-
-def _checkout(raw: str) -> Path:
-    path = Path(raw).resolve()
-    if not (path / "gateway" / "__main__.py").is_file():
-        raise argparse.ArgumentTypeError(f"{path} is not a checkout of the gateway")
-    return path
-
-
-def _baseline_label(checkout: Path) -> str:
-    commit = subprocess.run(  # noqa: S603 - git on the checkout the operator named
-        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],  # noqa: S607 - git from PATH, as the bench's wrk
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return f"gateway {commit or checkout.name}"
 
 
 def _rows(raw: str) -> list[str]:
@@ -110,7 +92,7 @@ def run_setting(built: Catalogue, workers: int, args: argparse.Namespace, databa
     try:
         servers = [_started(GATEWAY, gateway.start())]
         if baseline is not None:
-            servers.append(_started(_baseline_label(args.baseline), baseline.start()))
+            servers.append(_started(baseline_label(args.baseline), baseline.start()))
         servers += [_started(direct.label, direct.start()) for direct in directs]
         token = gateway.token(USER, SECRET)
         loads = {row.name: row.load(built.sample, token) for row in rows}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
@@ -15,6 +16,7 @@ from rest_compat.links import article_href, link, path_segment, to_article
 from rest_compat.params import QueryParams
 from rest_compat.responses import JsonResponse
 from rest_compat.shapes import Field, Link, Links, Shape, yes_no
+from rest_compat.streaming import JsonListResponse
 
 ATTRIBUTE = Shape({"Contents": Field("contents"), "PHKey": Field("key")})
 
@@ -109,6 +111,10 @@ SINGLE_ARTICLE = ARTICLE.extend(
     Deklaration=Field("declarations", shape=DECLARATION),
 )
 
+# Articles per part of a list answered in parts (streaming.py): a list longer than this (`limit=0` or a
+# larger limit) is sent as it is read. A part of full articles is some 800 KB of JSON and 40 ms of work.
+PART = 500
+
 SORTS = {
     "ArtNr": "NUMBER",
     "ArtBez": "DESIGNATION",
@@ -138,13 +144,37 @@ VIEW_VARIABLES = "$language: String, $currency: String, $customerNumber: String"
 VIEW_ARGUMENTS = "language: $language, currency: $currency, customerNumber: $customerNumber"
 
 
+# The field that holds each article's ArtNr in the parts of a long list, whatever `fields` asks for: the
+# articles are put in the order of the list's numbers by it. Removed before reshaping.
+ORDER = "_order"
+NUMBERS_DOCUMENT = (
+    "query ArticleNumbers($limit: Int, $offset: Int!, $sort: [ArticleSortInput!], $language: String, "
+    "$customerNumber: String) { articleNumbers(limit: $limit, offset: $offset, sort: $sort, "
+    "language: $language, customerNumber: $customerNumber) }"
+)
+
+
 @lru_cache(maxsize=256)
-def list_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
+def list_operation(fields: tuple[str, ...] | None, *, numbered: bool = False) -> tuple[Shape, str]:
+    """A page; `numbered`: each article with its ArtNr in ORDER too."""
     shape = ARTICLE.select(fields)
+    selection = f"{{ {ORDER}: number {shape.selection()[1:]}" if numbered else shape.selection()
     document = (
         f"query ArticleList($limit: Int, $offset: Int!, $sort: [ArticleSortInput!], {VIEW_VARIABLES}) "
         f"{{ articles(limit: $limit, offset: $offset, sort: $sort, {VIEW_ARGUMENTS}) "
-        f"{{ hasNextPage items {shape.selection()} }} }}"
+        f"{{ hasNextPage items {selection} }} }}"
+    )
+    return shape, document
+
+
+@lru_cache(maxsize=256)
+def part_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
+    """The articles of one part of a long list, by their numbers, each with its ArtNr in ORDER."""
+    shape = ARTICLE.select(fields)
+    document = (
+        f"query ArticlePart($numbers: [String!]!, {VIEW_VARIABLES}) "
+        f"{{ articles(filter: {{numbers: $numbers}}, sort: [{{field: NUMBER}}], {VIEW_ARGUMENTS}) "
+        f"{{ items {{ {ORDER}: number {shape.selection()[1:]} }} }}"
     )
     return shape, document
 
@@ -171,26 +201,69 @@ async def article_list(request: Request) -> Response:
     params = QueryParams(request)
     limit = params.integer("limit", default=0)
     offset = params.integer("offset", default=0)
-    shape, document = list_operation(params.names("fields"))
     variables = {
         "limit": limit or None,  # 0 means unlimited
         "offset": offset,
         "sort": params.sorts("sorts", SORTS),
         **_view_variables(params),
     }
-    page = (await run_operation(request, document, variables, PARAMETERS))["articles"]
+    if limit and limit <= PART:
+        shape, document = list_operation(params.names("fields"))
+        page = (await run_operation(request, document, variables, PARAMETERS))["articles"]
+        return _page(request, params, shape, page["items"], page["hasNextPage"])
+    return await _long_list(request, params, variables)
+
+
+def _page(request: Request, params: QueryParams, shape: Shape, items: list[dict[str, Any]], more: bool) -> Response:
     base = base_url(request)
-    return JsonResponse(
-        {
-            "data": [shape.reshape(item, base) for item in page["items"]],
-            "links": _page_links(request, params, limit, offset, page["hasNextPage"]),
-        }
-    )
+    links = _page_links(request, params, more)
+    return JsonResponse({"data": [shape.reshape(item, base) for item in items], "links": links})
 
 
-def _page_links(request: Request, params: QueryParams, limit: int, offset: int, more: bool) -> list[Link]:
+async def _long_list(request: Request, params: QueryParams, variables: dict[str, Any]) -> Response:
+    """A list that may be longer than a part (`limit=0`: the whole catalogue). Its first part is read as a
+    page; when more follow, the list's numbers are read at once and its articles sent a part at a time in
+    their order (streaming.py): an article removed meanwhile is left out, none is skipped or repeated."""
+    fields = params.names("fields")
+    shape, document = list_operation(fields, numbered=True)
+    page = (await run_operation(request, document, {**variables, "limit": PART}, PARAMETERS))["articles"]
+    first: list[dict[str, Any]] = page["items"]
+    first_numbers = [item.pop(ORDER) for item in first]
+    if not page["hasNextPage"]:
+        return _page(request, params, shape, first, False)
+    limit = variables["limit"]
+    asked = {name: value for name, value in variables.items() if name != "currency"}
+    asked["limit"] = None if limit is None else limit + 1  # one more: whether more follow
+    numbers = (await run_operation(request, NUMBERS_DOCUMENT, asked, PARAMETERS))["articleNumbers"]
+    more = limit is not None and len(numbers) > limit
+    numbers = numbers[:limit]
+    parts = [numbers[start : start + PART] for start in range(PART, len(numbers), PART)]
+    part_shape, part_document = part_operation(fields)
+    view = _view_variables(params)
+    base = base_url(request)
+
+    async def part(numbers: list[str]) -> list[dict[str, Any]]:
+        answer = await run_operation(request, part_document, {"numbers": numbers, **view}, PARAMETERS)
+        found = {item.pop(ORDER): item for item in answer["articles"]["items"]}
+        return [part_shape.reshape(found[number], base) for number in numbers if number in found]
+
+    async def rest() -> AsyncIterator[list[dict[str, Any]]]:
+        if request.method != "HEAD":  # its body is not sent
+            for numbers in parts:
+                yield await part(numbers)
+
+    if numbers[:PART] == first_numbers:  # as good as always: nothing changed between the two reads
+        head = [shape.reshape(item, base) for item in first]
+    else:
+        head = await part(numbers[:PART])
+    return JsonListResponse(head, rest(), _page_links(request, params, more))
+
+
+def _page_links(request: Request, params: QueryParams, more: bool) -> list[Link]:
     """start always; next while articles follow (the page read one more: nothing is counted); prev when
     the page does not start at 0."""
+    limit = params.integer("limit", default=0)
+    offset = params.integer("offset", default=0)
 
     def at(new_offset: int) -> str:
         query = [(k, v) for k, v in params.items if k.lower() != "offset"] + [("offset", str(new_offset))]

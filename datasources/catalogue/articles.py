@@ -21,7 +21,7 @@ from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.errors import InvalidInput
 from datasources.models import Article, ArticleAttribute, ArticleDesignation, ArticleSortKey, TaxCode
 from datasources.models.article_order import GERMAN
-from datasources.reads import Query, Reads, Row
+from datasources.reads import Query, Reads, Row, values_in
 
 EXPOSED_ATTRIBUTE = "RESTWEBSHOP"
 # A search text longer than any designation (varchar(255)) cannot match; SQLite also refuses LIKE
@@ -35,6 +35,7 @@ class ArticleFilter:
     article_class: str | None = None
     search: str | None = None  # part of the number or of the designation, case-insensitive
     available: bool | None = None  # True: positive stock in released warehouses
+    numbers: tuple[str, ...] | None = None  # ArtNr is one of these (a part of a list read in parts)
 
     def __post_init__(self) -> None:
         if self.search is not None and len(self.search) > MAX_SEARCH_LENGTH:
@@ -122,12 +123,28 @@ async def find_articles(reads: Reads, query: ArticleQuery) -> FoundArticles:
 def page_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
     """The page's rows in order; with a limit, one row more: it tells whether another page follows. The
     statement is compiled once per kind of page (_Shape); the query's values are its parameters."""
+    return _page_query(_Shape.of(query)), _page_values(query)
+
+
+async def article_numbers(reads: Reads, query: ArticleQuery) -> list[str]:
+    """The ArtNr of the page's articles in order, one more with a limit, as one statement reads them at
+    one moment: a list to be read in parts (`ArticleFilter.numbers`) that neither skips nor repeats an
+    article another writer renames, adds or removes meanwhile, as pages by offset would."""
+    statement, params = numbers_query(query)
+    return [row[0] for row in await reads.rows(statement, **params)]
+
+
+def numbers_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
+    return _numbers_query(_Shape.of(query)), _page_values(query)
+
+
+def _page_values(query: ArticleQuery) -> dict[str, Any]:
     params = {**_condition_values(query.filter), "offset": query.offset}
     if query.language != GERMAN:
         params["language"] = query.language
     if query.limit is not None:
         params["limit"] = query.limit + 1
-    return _page_query(_Shape.of(query)), params
+    return params
 
 
 def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
@@ -136,12 +153,16 @@ def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     return statement.statement.params(**params)
 
 
+# Which filters a page has: group, class and search given; available wanted or not; numbers given.
+_Filters = tuple[bool, bool, bool, bool | None, bool]
+
+
 @dataclass(frozen=True, slots=True)
 class _Shape:
     """What makes the text of a page's statement: which filters, which sort, whether it is German, whether
     it has a limit. Their values are parameters."""
 
-    filters: tuple[bool, bool, bool, bool | None]  # group, class, search given; available wanted or not
+    filters: _Filters
     sort: tuple[Sort, ...]
     german: bool
     limited: bool
@@ -149,21 +170,38 @@ class _Shape:
     @classmethod
     def of(cls, query: ArticleQuery) -> _Shape:
         flt = query.filter
-        given = (flt.group is not None, flt.article_class is not None, bool(flt.search), flt.available)
+        given = (
+            flt.group is not None,
+            flt.article_class is not None,
+            bool(flt.search),
+            flt.available,
+            flt.numbers is not None,
+        )
         return cls(given, query.sort, query.language == GERMAN, query.limit is not None)
 
 
 @lru_cache(maxsize=256)
 def _page_query(shape: _Shape) -> Query:
-    language: str | BindParameter[str] = GERMAN if shape.german else bindparam("language", type_=String())
     # With the designation as output in the language (its sort key, "" for none): the page's own ArtBez.
-    page = with_sort_keys(_select_articles().add_columns(ArticleSortKey.designation), language)
-    stmt = ordered(page.where(*_conditions(shape.filters)), shape.sort)
+    return _listing(_select_articles().add_columns(ArticleSortKey.designation), shape)
+
+
+@lru_cache(maxsize=256)
+def _numbers_query(shape: _Shape) -> Query:
+    return _listing(select(Article.number).where(is_exposed()), shape)
+
+
+def _listing(columns: Select[*tuple[Any, ...]], shape: _Shape) -> Query:
+    """`columns` (of exposed articles) of the page `shape` describes, in its order."""
+    language: str | BindParameter[str] = GERMAN if shape.german else bindparam("language", type_=String())
+    stmt = ordered(with_sort_keys(columns, language).where(*_conditions(shape.filters)), shape.sort)
     stmt = stmt.offset(bindparam("offset", type_=Integer()))
+    search, available, numbers = shape.filters[2:]
+    # A search, or the availability of stock, may read far past the page to fill it; given numbers bound
+    # the rows by their list, which is at most a page (Query.small).
+    filtered = search or available is not None
     if not shape.limited:
-        return Query(stmt, scan=True)  # the whole list
-    # A search, or the availability of stock, may read far past the page to fill it.
-    filtered = shape.filters[2] or shape.filters[3] is not None
+        return Query(stmt, scan=filtered or not numbers)  # without numbers: the whole list
     return Query(stmt.limit(bindparam("limit", type_=Integer())), scan=filtered)
 
 
@@ -178,7 +216,7 @@ def count_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
 
 
 @lru_cache(maxsize=32)
-def _count_query(filters: tuple[bool, bool, bool, bool | None]) -> Query:
+def _count_query(filters: _Filters) -> Query:
     """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
     has the attribute once (it is part of the attribute's primary key)."""
     stmt = select(func.count()).select_from(ArticleAttribute).where(ArticleAttribute.key == EXPOSED_ATTRIBUTE)
@@ -188,8 +226,8 @@ def _count_query(filters: tuple[bool, bool, bool, bool | None]) -> Query:
     return Query(stmt, scan=True)
 
 
-def _conditions(filters: tuple[bool, bool, bool, bool | None]) -> list[ColumnElement[bool]]:
-    group, article_class, search, available = filters
+def _conditions(filters: _Filters) -> list[ColumnElement[bool]]:
+    group, article_class, search, available, numbers = filters
     conditions: list[ColumnElement[bool]] = []
     if group:
         conditions.append(Article.group == bindparam("group"))
@@ -205,6 +243,8 @@ def _conditions(filters: tuple[bool, bool, bool, bool | None]) -> list[ColumnEle
     if available is not None:
         positive = has_available_stock(Article.id)
         conditions.append(positive if available else ~positive)
+    if numbers:
+        conditions.append(values_in(Article.number, "numbers"))
     return conditions
 
 
@@ -216,6 +256,8 @@ def _condition_values(flt: ArticleFilter) -> dict[str, Any]:
         values["article_class"] = flt.article_class
     if flt.search:
         values["pattern"] = f"%{_escape_like(flt.search.strip().lower())}%"
+    if flt.numbers is not None:
+        values["numbers"] = flt.numbers
     return values
 
 

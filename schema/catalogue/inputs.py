@@ -24,9 +24,14 @@ class ArticleFilterInput:
     available: bool | None = strawberry.field(
         default=None, description="true: positive stock in a released warehouse; false: none."
     )
+    numbers: list[str] | None = strawberry.field(
+        default=None,
+        description="ArtNr is one of these (at most 1000): e.g. a part of a list that articleNumbers gave.",
+    )
 
     def to_filter(self) -> ArticleFilter:
-        return ArticleFilter(self.group, self.article_class, self.search, self.available)
+        numbers = None if self.numbers is None else tuple(self.numbers)
+        return ArticleFilter(self.group, self.article_class, self.search, self.available, numbers)
 
 
 @strawberry.input(description="One sort key.")

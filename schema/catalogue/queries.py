@@ -51,6 +51,32 @@ def _page_size(info: strawberry.Info[Context], limit: int | None) -> int | None:
     return limit
 
 
+def _check_page(
+    info: strawberry.Info[Context], limit: int | None, offset: int, sort: list[ArticleSortInput] | None
+) -> None:
+    if limit is not None and limit < 0:
+        raise InvalidInput("limit cannot be negative", field="limit")
+    if offset < 0:
+        raise InvalidInput("offset cannot be negative", field="offset")
+    ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
+
+
+def _article_query(
+    language: str,
+    filter: ArticleFilterInput | None,
+    sort: list[ArticleSortInput] | None,
+    limit: int | None,
+    offset: int,
+) -> ArticleQuery:
+    return ArticleQuery(
+        language=language,
+        filter=filter.to_filter() if filter else articles.ArticleFilter(),
+        sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
+        limit=limit,
+        offset=offset,
+    )
+
+
 def _prime_designations(info: strawberry.Info[Context], records: Iterable[ArticleRecord], language: str) -> None:
     """The designations read with the articles are the designation loader's answers; "" (none at all) and
     None (not read) are left to it."""
@@ -74,26 +100,45 @@ class CatalogueQuery:
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> ArticlePage:
-        if limit is not None and limit < 0:
-            raise InvalidInput("limit cannot be negative", field="limit")
-        if offset < 0:
-            raise InvalidInput("offset cannot be negative", field="offset")
-        ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
+        _check_page(info, limit, offset, sort)
         _customer_allowed(info, customer_number)
         limit = _page_size(info, limit)
         reads = info.context.db.reads
         view = await resolve_view(reads, language=language, currency=currency, customer_number=customer_number)
-        query = ArticleQuery(
-            language=view.language,
-            filter=filter.to_filter() if filter else articles.ArticleFilter(),
-            sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
-            limit=limit,
-            offset=offset,
-        )
+        query = _article_query(view.language, filter, sort, limit, offset)
         found = await articles.find_articles(reads, query)
         _prime_designations(info, found.records, view.language)
         items = [Article.of(r, view) for r in found.records]
         return ArticlePage(items=items, has_next_page=found.has_more, query=query)
+
+    @strawberry.field(
+        description="The ArtNr of the exposed articles in the order of `articles` with the same arguments, "
+        "one page of them, read at one moment: read the articles in parts with `filter: {numbers}`, and none "
+        "is skipped or repeated when another writer renames, adds or removes articles meanwhile, as pages "
+        "by offset may. The output language (ArtBez sorts in it) is decided as for `articles`.",
+        permission_classes=[CanReadCatalogue],
+    )
+    async def article_numbers(
+        self,
+        info: strawberry.Info[Context],
+        filter: ArticleFilterInput | None = None,
+        sort: list[ArticleSortInput] | None = None,
+        limit: Annotated[int | None, strawberry.argument(description=PAGE)] = None,
+        offset: int = 0,
+        language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
+        customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
+    ) -> list[str]:
+        _check_page(info, limit, offset, sort)
+        _customer_allowed(info, customer_number)
+        limit = _page_size(info, limit)
+        reads = info.context.db.reads
+        if customer_number is None:
+            output = output_language(language)
+        else:  # the customer's own language wins
+            output = (await resolve_view(reads, language=language, customer_number=customer_number)).language
+        query = _article_query(output, filter, sort, limit, offset)
+        numbers = await articles.article_numbers(reads, query)
+        return numbers[:limit]  # the data layer reads one more: whether more follow
 
     @strawberry.field(
         description="One exposed article (Artikel) by ArtNr; null when there is none.",

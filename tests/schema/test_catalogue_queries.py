@@ -40,6 +40,10 @@ PAGE = (
         ({"filter": {"available": False}}, ["A-500", "A-600", "A-300"], 3),
         ({"sort": [{"field": "NUMBER", "direction": "DESC"}], "limit": 2}, ["A-600", "A-500"], 5),
         ({"sort": [{"field": "NUMBER"}], "limit": 2, "offset": 3}, ["A-500", "A-600"], 5),
+        # These numbers, in the list's order; one that is no exposed article is none.
+        ({"filter": {"numbers": ["A-300", "A-999", "A-100"]}}, ["A-100", "A-300"], 2),
+        ({"filter": {"numbers": ["A-300", "A-100"], "group": "WERKZEUG"}, "limit": 1}, ["A-100"], 2),
+        ({"filter": {"numbers": []}}, [], 0),
     ],
 )
 async def test_articles_filter_sort_page_and_count(
@@ -52,6 +56,47 @@ async def test_articles_filter_sort_page_and_count(
 ) -> None:
     result = await graphql(client, auth, PAGE, **variables)
     assert result == {"data": {"articles": {"totalCount": total, "items": [{"number": n} for n in numbers]}}}
+
+
+NUMBERS = (
+    "query($filter: ArticleFilterInput, $sort: [ArticleSortInput!], $limit: Int, $offset: Int! = 0,"
+    " $language: String, $customer: String) { articleNumbers(filter: $filter, sort: $sort, limit: $limit,"
+    " offset: $offset, language: $language, customerNumber: $customer) }"
+)
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [
+        {},
+        {"filter": {"group": "WERKZEUG"}},
+        {"filter": {"available": False}, "sort": [{"field": "NUMBER", "direction": "DESC"}]},
+        {"limit": 2, "offset": 1},
+        {"language": "fre"},
+        {"language": "eng", "sort": [{"field": "DESIGNATION", "direction": "DESC"}]},
+        {"filter": {"numbers": ["A-600", "A-100"]}},
+    ],
+)
+async def test_article_numbers_are_those_of_the_page_in_its_order(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str], variables: dict[str, Any]
+) -> None:
+    page = PAGE.replace("$offset: Int! = 0)", "$offset: Int! = 0, $language: String)").replace(
+        "offset: $offset)", "offset: $offset, language: $language)"
+    )
+    items = (await graphql(client, auth, page, **variables))["data"]["articles"]["items"]
+    result = await graphql(client, auth, NUMBERS, **variables)
+    assert result == {"data": {"articleNumbers": [item["number"] for item in items]}}
+
+
+async def test_article_numbers_sort_in_the_customers_language(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    french = await graphql(client, auth, NUMBERS, language="fre")
+    assert french != await graphql(client, auth, NUMBERS)
+    # 100001 writes French: it wins over the language asked for, as in `articles`.
+    assert await graphql(client, auth, NUMBERS, customer="100001", language="ita") == french
+    [error] = (await graphql(client, auth, NUMBERS, customer="999999"))["errors"]
+    assert error["extensions"]["code"] == "not_found"
 
 
 @pytest.mark.parametrize(

@@ -209,6 +209,11 @@ async def test_a_client_page_is_at_most_the_page_size(small_pages: httpx.AsyncCl
     assert error["message"] == "limit is at most 2: page with offset (totalCount says how many there are)"
     assert error["extensions"] == {"code": "invalid_request", "field": "limit", "info": {"limit": 2, "field": "limit"}}
 
+    numbers = "query($n: Int) { articleNumbers(limit: $n) }"
+    assert len((await graphql(small_pages, auth, numbers)).json()["data"]["articleNumbers"]) == 2
+    [error] = (await graphql(small_pages, auth, numbers, n=3)).json()["errors"]
+    assert error["extensions"]["info"] == {"limit": 2, "field": "limit"}
+
     # The REST routes' own documents keep the specification's limit=0 = all.
     rest = await small_pages.get("/www/artikel?fields=ArtNr", headers=auth)
     assert len(body(rest)["data"]) == 5
@@ -221,6 +226,7 @@ async def test_the_catalogue_scope_may_not_name_a_customer(
     for query in (
         '{ articles(customerNumber: "100007") { totalCount } }',
         '{ article(number: "A-100", customerNumber: "100007") { number } }',
+        '{ articleNumbers(customerNumber: "100007") }',
     ):
         [error] = (await graphql(client, catalogue, query)).json()["errors"]
         assert error["extensions"] == {"code": "insufficient_scope"}
@@ -327,8 +333,13 @@ async def test_the_bound_is_the_configured_limit(
             {"ids": list(range(1001))},
             refusal("at most 1000 entries", "ids", 1000),
         ),
+        (
+            "query($n: [String!]) { articles(filter: {numbers: $n}) { totalCount } }",
+            {"n": ["A-100"] * 1001},
+            refusal("at most 1000 entries", "filter.numbers", 1000),
+        ),
     ],
-    ids=["sort keys", "sort keys written", "any other list"],
+    ids=["sort keys", "sort keys written", "any other list", "article numbers"],
 )
 async def test_every_list_is_bounded_before_anything_runs(
     client: httpx.AsyncClient, auth: dict[str, str], query: str, variables: dict[str, Any], expected: dict[str, Any]

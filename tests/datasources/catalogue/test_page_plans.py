@@ -4,12 +4,11 @@ catalogue, and the rows a page reads do not grow with the catalogue. On the back
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import Select, insert, text
+from sqlalchemy import Select, insert
 
 from datasources.catalogue.articles import ArticleQuery, count_statement, page_statement
 from datasources.catalogue.ordering import Sort, SortField
@@ -17,6 +16,7 @@ from datasources.database import Database
 from datasources.demo import fill_demo
 from datasources.models import Article, ArticleAttribute, ArticleDesignation
 from datasources.planner import analyze
+from tests import plans
 from tests.plans import plan, sql
 
 SORTS = [Sort(field, descending) for field in SortField for descending in (False, True)]
@@ -94,35 +94,7 @@ async def add_articles(db: Database, first: int, count: int) -> None:
 
 
 async def work(db: Database, statement: Select[Any]) -> int:
-    """SQLite: virtual-machine steps (counted every 10); PostgreSQL: rows the plan's scans read."""
-    async with db.engine.connect() as conn:
-        if db.engine.dialect.name == "sqlite":
-            steps = 0
-
-            def count() -> int:
-                nonlocal steps
-                steps += 10
-                return 0
-
-            sqlite = (await conn.get_raw_connection()).driver_connection  # aiosqlite's
-            assert sqlite is not None
-            await sqlite.set_progress_handler(count, 10)
-            try:
-                await conn.execute(statement)
-            finally:
-                await sqlite.set_progress_handler(None, 10)
-            return steps
-        explained = await conn.scalar(text(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql(db, statement)}"))
-        return _rows_scanned(json.loads(explained) if isinstance(explained, str) else explained)
-
-
-def _rows_scanned(node: Any) -> int:
-    if isinstance(node, list):
-        return sum(_rows_scanned(item) for item in node)
-    if not isinstance(node, dict):
-        return 0
-    own = node["Actual Rows"] * node["Actual Loops"] if "Scan" in node.get("Node Type", "") else 0
-    return own + _rows_scanned(node.get("Plan", [])) + _rows_scanned(node.get("Plans", []))
+    return await plans.work(db, sql(db, statement))
 
 
 async def test_the_rows_a_page_reads_do_not_grow_with_the_catalogue(db: Database) -> None:

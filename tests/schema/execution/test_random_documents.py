@@ -103,6 +103,10 @@ def _domains(s: Samples) -> Domains:
         ("articles", "language"): language,
         ("articles", "currency"): currency,
         ("articles", "customerNumber"): customer,
+        ("articleNumbers", "limit"): Domain((0, 1, 2, 3, 5, 8, None), failures=(-1,), fail=3),
+        ("articleNumbers", "offset"): Domain((0, 1, 2, 5, 30), failures=(-2,), fail=3),
+        ("articleNumbers", "language"): language,
+        ("articleNumbers", "customerNumber"): customer,
         ("article", "number"): Domain(s.articles, misses=("A-999999", "a-000001", "")),
         ("article", "language"): article_language,
         ("article", "currency"): article_currency,
@@ -127,6 +131,9 @@ def _domains(s: Samples) -> Domains:
         ("ArticleFilterInput", "group"): Domain(s.groups, misses=("none",)),
         ("ArticleFilterInput", "articleClass"): Domain(s.classes, misses=("none",)),
         ("ArticleFilterInput", "search"): Domain(s.searches, misses=("zzz",)),
+        ("ArticleFilterInput", "numbers"): Domain(
+            ([s.articles[0]], list(s.articles[:3]), list(reversed(s.articles[:5]))), misses=(["A-999999"], [])
+        ),
     }
 
 
