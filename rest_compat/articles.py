@@ -111,8 +111,11 @@ SINGLE_ARTICLE = ARTICLE.extend(
     Deklaration=Field("declarations", shape=DECLARATION),
 )
 
-# Articles per part of a list answered in parts (streaming.py): a list longer than this (`limit=0` or a
-# larger limit) is sent as it is read. A part of full articles is some 800 KB of JSON and 40 ms of work.
+# A list of up to PAGE articles (GraphQL's largest page) is read and answered as one page, with the fewest
+# statements. A longer one (`limit=0` on a larger catalogue, or a larger limit) is sent as it is read
+# (streaming.py): its first PAGE articles, then parts of PART. A part of full articles is some 800 KB of
+# JSON and 45 ms of work: what another request of the worker waits for at most while the list is sent.
+PAGE = 1000
 PART = 500
 
 SORTS = {
@@ -207,7 +210,7 @@ async def article_list(request: Request) -> Response:
         "sort": params.sorts("sorts", SORTS),
         **_view_variables(params),
     }
-    if limit and limit <= PART:
+    if limit and limit <= PAGE:
         shape, document = list_operation(params.names("fields"))
         page = (await run_operation(request, document, variables, PARAMETERS))["articles"]
         return _page(request, params, shape, page["items"], page["hasNextPage"])
@@ -221,12 +224,13 @@ def _page(request: Request, params: QueryParams, shape: Shape, items: list[dict[
 
 
 async def _long_list(request: Request, params: QueryParams, variables: dict[str, Any]) -> Response:
-    """A list that may be longer than a part (`limit=0`: the whole catalogue). Its first part is read as a
-    page; when more follow, the list's numbers are read at once and its articles sent a part at a time in
-    their order (streaming.py): an article removed meanwhile is left out, none is skipped or repeated."""
+    """A list that may be longer than a page (`limit=0`: the whole catalogue). Its first PAGE articles are
+    read as a page; when more follow, the list's numbers are read at once and its articles sent a part at a
+    time in their order (streaming.py): an article removed meanwhile is left out, none is skipped or
+    repeated."""
     fields = params.names("fields")
     shape, document = list_operation(fields, numbered=True)
-    page = (await run_operation(request, document, {**variables, "limit": PART}, PARAMETERS))["articles"]
+    page = (await run_operation(request, document, {**variables, "limit": PAGE}, PARAMETERS))["articles"]
     first: list[dict[str, Any]] = page["items"]
     first_numbers = [item.pop(ORDER) for item in first]
     if not page["hasNextPage"]:
@@ -237,7 +241,7 @@ async def _long_list(request: Request, params: QueryParams, variables: dict[str,
     numbers = (await run_operation(request, NUMBERS_DOCUMENT, asked, PARAMETERS))["articleNumbers"]
     more = limit is not None and len(numbers) > limit
     numbers = numbers[:limit]
-    parts = [numbers[start : start + PART] for start in range(PART, len(numbers), PART)]
+    parts = [numbers[start : start + PART] for start in range(PAGE, len(numbers), PART)]
     part_shape, part_document = part_operation(fields)
     view = _view_variables(params)
     base = base_url(request)
@@ -252,10 +256,10 @@ async def _long_list(request: Request, params: QueryParams, variables: dict[str,
             for numbers in parts:
                 yield await part(numbers)
 
-    if numbers[:PART] == first_numbers:  # as good as always: nothing changed between the two reads
+    if numbers[:PAGE] == first_numbers:  # as good as always: nothing changed between the two reads
         head = [shape.reshape(item, base) for item in first]
     else:
-        head = await part(numbers[:PART])
+        head = await part(numbers[:PAGE])
     return JsonListResponse(head, rest(), _page_links(request, params, more))
 
 

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from rest_compat.articles import PART
+from rest_compat.articles import PAGE, PART
 from rest_compat.responses import encode_json
 from tests.server import GatewayServer, ServerDatabase
 
@@ -59,9 +59,9 @@ def test_a_long_list_is_sent_in_parts_with_the_bytes_of_its_pages(server: Gatewa
     assert whole.headers["content-type"] == "application/json; charset=iso-8859-1"
     assert whole.content.isascii()
     data = whole.json()["data"]
-    assert len(data) > 5 * PART  # several parts
-    pages = [get(server, token, f"/www/artikel?limit={PART}&offset={start}") for start in range(0, len(data), PART)]
-    assert "content-length" in pages[0].headers  # a page is not a long list
+    assert len(data) > PAGE + 4 * PART  # several parts
+    pages = [get(server, token, f"/www/artikel?limit={PAGE}&offset={start}") for start in range(0, len(data), PAGE)]
+    assert "content-length" in pages[0].headers  # a page of up to PAGE articles is answered at once
     assert data == [article for page in pages for article in page.json()["data"]]
     # The bytes of the body made at once (compact JSON, pure ASCII), not merely the same values.
     assert encode_json(whole.json()) == whole.content
@@ -81,9 +81,21 @@ def test_a_long_page_keeps_its_limit_offset_fields_and_links(server: GatewayServ
         _link(server, "/www/artikel?fields=ArtNr%2CArtBez%2CPreis&sorts=-ArtNr&limit=1200&offset=0", "prev"),
         _link(server, "/www/artikel?fields=ArtNr%2CArtBez%2CPreis&sorts=-ArtNr&limit=1200&offset=0", "start"),
     ]
-    last = get(server, token, f"/www/artikel?fields=ArtNr&sorts=-ArtNr&limit=1000&offset={len(every) - 700}").json()
-    assert [article["ArtNr"] for article in last["data"]] == [article["ArtNr"] for article in every[-700:]]
+    last = get(server, token, f"/www/artikel?fields=ArtNr&sorts=-ArtNr&limit=1500&offset={len(every) - 1200}").json()
+    assert [article["ArtNr"] for article in last["data"]] == [article["ArtNr"] for article in every[-1200:]]
     assert [link["rel"] for link in last["links"]] == ["prev", "start"]  # nothing follows
+
+
+def test_an_http_1_0_client_gets_the_list_whole(server: GatewayServer, token: str) -> None:
+    """HTTP/1.0 has no chunks (nginx speaks it to its upstream by default): the list comes whole, with its
+    Content-Length, the same bytes."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+        sock.sendall(f"GET /www/artikel HTTP/1.0\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        received = b"".join(iter(lambda: sock.recv(1 << 20), b""))
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200") and b"transfer-encoding" not in head.lower()
+    assert f"content-length: {len(body)}\r\n".encode() in head.lower()
+    assert body == get(server, token, "/www/artikel").content
 
 
 def test_errors_before_the_first_part_keep_their_status(server: GatewayServer, token: str) -> None:
