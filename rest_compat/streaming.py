@@ -29,17 +29,21 @@ from starlette.types import Receive, Scope, Send
 from rest_compat.responses import JSON_CONTENT_TYPE, encode_json
 
 log = logging.getLogger("gateway")
+# Set in the request's state when its answer was cut off: its status says 200, so the metrics count it apart.
+CUT_OFF = "answer_cut_off"
 
 
 class JsonListResponse(StreamingResponse):
     media_type = JSON_CONTENT_TYPE
 
     def __init__(self, first: Sequence[Any], rest: AsyncIterator[Sequence[Any]], links: Any) -> None:
+        self.state: dict[str, Any] = {}  # the request's (scope["state"]), once it is answered
         self.parts = _body(first, rest, links)
         super().__init__(self.parts, headers={"Cache-Control": "no-store"})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("http_version") != "1.0":
+            self.state = scope.setdefault("state", {})
             await super().__call__(scope, receive, send)
             return
         body = b"".join([chunk async for chunk in self.parts])
@@ -56,7 +60,13 @@ class JsonListResponse(StreamingResponse):
                 sent += len(chunk)
         except Exception as error:
             # Returning without the last message: the server closes the connection, the answer incomplete.
-            log.warning("a list answered in parts was cut off after %d bytes: %s", sent, error or type(error).__name__)
+            self.state[CUT_OFF] = True
+            log.warning(
+                "a list answered in parts was cut off after %d bytes [request %s]: %s",
+                sent,
+                self.state.get("request_id", "-"),
+                error or type(error).__name__,
+            )
             return
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 

@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway.metrics.labels import method_label, route_label
 from gateway.metrics.registry import Metrics
+from rest_compat.streaming import CUT_OFF
 
 
 class MetricsMiddleware:
@@ -35,10 +36,10 @@ class MetricsMiddleware:
         try:
             await self.app(scope, receive, send_observed)
         finally:
+            state = scope.get("state", {})
+            route = route_label(scope)
             self.metrics.observe(
-                method_label(scope),
-                route_label(scope),
-                status,
-                time.perf_counter() - started,
-                scope.get("state", {}).get("query_stats"),
+                method_label(scope), route, status, time.perf_counter() - started, state.get("query_stats")
             )
+            if state.get(CUT_OFF):
+                self.metrics.cut_off.labels(route).inc()

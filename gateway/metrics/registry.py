@@ -56,6 +56,12 @@ class Metrics:
             ["path"],
             registry=self.registry,
         )
+        self.cut_off = Counter(
+            "gateway_http_responses_cut_off",
+            "Answers cut off after their status went out (a part of a long list failed), by route template.",
+            ["route"],
+            registry=self.registry,
+        )
         self.log_lines_dropped = Counter(
             "gateway_log_lines_dropped",
             "Log lines that could not be written (a full disk, a failing handler) and were dropped.",

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -31,7 +32,8 @@ ARTICLES = 6000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
     directory = tmp_path_factory.mktemp("long_lists")
     database = ServerDatabase.create(directory)
-    server = GatewayServer(directory, database, ("--no-demo",), {"GATEWAY_RATE_REQUESTS_PER_TOKEN": "10000/minute"})
+    env = {"GATEWAY_RATE_REQUESTS_PER_TOKEN": "10000/minute", "GATEWAY_METRICS_PUBLIC": "1"}
+    server = GatewayServer(directory, database, ("--no-demo",), env)
     try:
         server.run_cli("demo", "--articles", str(ARTICLES), "--customers", "5")
         server.add_user(USER, SECRET, "shop")
@@ -111,7 +113,7 @@ def test_articles_changed_meanwhile_are_neither_skipped_nor_repeated(server: Gat
     early, late, removed = before[10], before[-1], before[-20]
     # Offset pages would miss `late` (it moves to the first page, already read) and repeat `early` (it
     # moves to the last page, not yet read).
-    with _StalledRead(server, token, "/www/artikel") as resume:
+    with _StalledRead(server, token, "/www/artikel") as reader:
         asyncio.run(
             _erp_writes(
                 server.database.url,
@@ -120,7 +122,7 @@ def test_articles_changed_meanwhile_are_neither_skipped_nor_repeated(server: Gat
                 (UNEXPOSE, {"number": removed}),
             )
         )
-        body = resume()
+        body = reader.resume()
     sent = json.loads(body)["data"]
     assert [a["ArtNr"] for a in sent] == [number for number in before if number != removed]
     renamed = {a["ArtNr"]: a["ArtBez"] for a in sent if a["ArtNr"] in (early, late)}
@@ -134,10 +136,10 @@ def test_articles_changed_meanwhile_are_neither_skipped_nor_repeated(server: Gat
 def test_a_part_that_fails_cuts_the_answer_off(server: GatewayServer, token: str) -> None:
     """The status went out with the first part: a later part that fails must not end the answer as if it were
     complete. The last chunk never comes and the connection is closed; clients report that as an error."""
-    with _StalledRead(server, token, "/www/artikel") as resume:
+    with _StalledRead(server, token, "/www/artikel") as reader:
         asyncio.run(_erp_writes(server.database.url, ("ALTER TABLE price RENAME TO price_away", {})))
         try:
-            received = resume(complete=False)
+            received = reader.resume(complete=False)
         finally:
             asyncio.run(_erp_writes(server.database.url, ("ALTER TABLE price_away RENAME TO price", {})))
     body, complete = _dechunked(received)
@@ -145,8 +147,13 @@ def test_a_part_that_fails_cuts_the_answer_off(server: GatewayServer, token: str
     assert body.startswith(b'{"data":[{')
     with pytest.raises(json.JSONDecodeError):  # no article list closed, no links
         json.loads(body)
+    # Its status said 200: the log names the request, and the metrics count it apart.
+    request_id = re.search(rb"x-request-id: (\w+)", reader.head)
+    assert request_id is not None
     log = (server.directory / "logs" / "gateway.log").read_text()
-    assert "a list answered in parts was cut off after" in log
+    assert f"a list answered in parts was cut off after {len(body)} bytes" in log
+    assert f"[request {request_id[1].decode()}]" in log
+    assert _cut_off(server, token) == 1.0
     assert get(server, token, "/www/artikel?limit=1").json()["data"]  # the server goes on
 
 
@@ -187,9 +194,9 @@ class _StalledRead:
         self.received = self.sock.recv(65536)
         assert self.received.startswith(b"HTTP/1.1 200"), self.received[:200]
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> _StalledRead:
         time.sleep(1.0)  # the server fills its buffers and waits for the client
-        return self.resume
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.sock.close()
@@ -200,7 +207,8 @@ class _StalledRead:
         while chunk := self.sock.recv(1 << 20):
             chunks.append(chunk)
         head, _, chunked = b"".join(chunks).partition(b"\r\n\r\n")
-        assert b"transfer-encoding: chunked" in head.lower()
+        self.head = head.lower()
+        assert b"transfer-encoding: chunked" in self.head
         if not complete:
             return chunked
         body, ended = _dechunked(chunked)
@@ -219,6 +227,14 @@ def _dechunked(raw: bytes) -> tuple[bytes, bool]:
         body.append(raw[end + 2 : end + 2 + size])
         at = end + 2 + size + 2
     return b"".join(body), False
+
+
+def _cut_off(server: GatewayServer, token: str) -> float:
+    for family in text_string_to_metric_families(get(server, token, "/metrics").text):
+        for sample in family.samples:
+            if sample.name == "gateway_http_responses_cut_off_total" and sample.labels == {"route": "/www/artikel"}:
+                return sample.value
+    return 0.0
 
 
 def _link(server: GatewayServer, path: str, rel: str) -> dict[str, str]:
