@@ -114,6 +114,11 @@ def _catalogue(schemas: Schemas) -> Paths:
         "/www/artikel": {
             "get": {
                 "summary": "Exposed articles (ArtikelListe)",
+                "description": (
+                    f"A list longer than {articles.PAGE} articles (limit=0 on a larger catalogue) is sent as it "
+                    "is read, with chunked transfer encoding (HTTP/1.0: one body with its Content-Length): a "
+                    "part that fails after the 200 went out cuts the answer off, incomplete."
+                ),
                 "parameters": [
                     *view,
                     query("limit", WHOLE_NUMBER_OR_EMPTY, "Articles per page; 0 = all (default)"),
