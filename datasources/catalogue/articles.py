@@ -135,6 +135,7 @@ async def article_numbers(reads: Reads, query: ArticleQuery) -> list[str]:
 
 
 def numbers_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
+    """The statement of `article_numbers` and its values."""
     return _numbers_query(_Shape.of(query)), _page_values(query)
 
 
@@ -215,7 +216,7 @@ def count_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     return _count_query(_Shape.of(query).filters).statement.params(**_condition_values(query.filter))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)  # every combination of filters (48)
 def _count_query(filters: _Filters) -> Query:
     """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
     has the attribute once (it is part of the attribute's primary key)."""
