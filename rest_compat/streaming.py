@@ -54,21 +54,23 @@ class JsonListResponse(StreamingResponse):
     async def stream_response(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
         sent = 0
-        try:
-            async for chunk in self.body_iterator:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                sent += len(chunk)
-        except Exception as error:
-            # Returning without the last message: the server closes the connection, the answer incomplete.
-            self.state[CUT_OFF] = True
-            log.warning(
-                "a list answered in parts was cut off after %d bytes [request %s]: %s",
-                sent,
-                self.state.get("request_id", "-"),
-                error or type(error).__name__,
-            )
-            return
+        while True:
+            try:
+                chunk = await anext(self.parts)
+            except StopAsyncIteration:
+                break
+            except Exception as error:  # a part's reading, not the sending: a client gone is no cut-off
+                self._cut_off(sent, error)
+                return  # without the last message: the server closes the connection, the answer incomplete
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            sent += len(chunk)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _cut_off(self, sent: int, error: Exception) -> None:
+        self.state[CUT_OFF] = True
+        request = self.state.get("request_id", "-")
+        reason = str(error) or type(error).__name__
+        log.warning("a list answered in parts was cut off after %d bytes [request %s]: %s", sent, request, reason)
 
 
 async def _body(first: Sequence[Any], rest: AsyncIterator[Sequence[Any]], links: Any) -> AsyncIterator[bytes]:
