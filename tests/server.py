@@ -199,13 +199,19 @@ def running_server(
     users: Sequence[tuple[str, str, Sequence[str]]] = (),
     serve_args: Sequence[str] = (),
     extra_env: dict[str, str] | None = None,
+    demo_articles: int | None = None,
 ) -> Iterator[GatewayServer]:
     """A started server with the given API users (name, secret, scopes); stopped and its database
-    dropped at the end."""
+    dropped at the end. `demo_articles`: a demo catalogue of that size (`gateway demo`) instead of the one
+    `gateway serve` seeds."""
     directory.mkdir(parents=True, exist_ok=True)
     database = ServerDatabase.create(directory)
+    if demo_articles is not None:
+        serve_args = ("--no-demo", *serve_args)
     server = GatewayServer(directory, database, serve_args, dict(extra_env or {}))
     try:
+        if demo_articles is not None:
+            server.run_cli("demo", "--articles", str(demo_articles), "--customers", "5")
         for name, secret, scopes in users:
             server.add_user(name, secret, *scopes)
         yield server.start()

@@ -20,7 +20,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from rest_compat.articles import PAGE, PART
-from tests.server import GatewayServer, ServerDatabase
+from tests.server import GatewayServer, running_server
 
 HERE = Path(__file__).parent
 USER, SECRET = "shop", "a-long-secret"
@@ -37,15 +37,8 @@ CLIENTS = {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
     directory = tmp_path_factory.mktemp("long_lists_clients")
-    database = ServerDatabase.create(directory)
-    server = GatewayServer(directory, database, ("--no-demo",), {})
-    try:
-        server.run_cli("demo", "--articles", str(ARTICLES), "--customers", "5")
-        server.add_user(USER, SECRET, "shop")
-        yield server.start()
-    finally:
-        server.stop()
-        database.drop()
+    with running_server(directory, users=[(USER, SECRET, ["shop"])], demo_articles=ARTICLES) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

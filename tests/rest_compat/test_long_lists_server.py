@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from rest_compat.articles import PAGE, PART
 from rest_compat.responses import encode_json
-from tests.server import GatewayServer, ServerDatabase
+from tests.server import GatewayServer, running_server
 
 USER, SECRET = "shop", "a-long-secret"
 # Some 5,400 exposed articles, every field: a body of some 8 MB, twice what the server's socket buffers
@@ -30,17 +30,10 @@ ARTICLES = 6000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
-    directory = tmp_path_factory.mktemp("long_lists")
-    database = ServerDatabase.create(directory)
     env = {"GATEWAY_RATE_REQUESTS_PER_TOKEN": "10000/minute", "GATEWAY_METRICS_PUBLIC": "1"}
-    server = GatewayServer(directory, database, ("--no-demo",), env)
-    try:
-        server.run_cli("demo", "--articles", str(ARTICLES), "--customers", "5")
-        server.add_user(USER, SECRET, "shop")
-        yield server.start()
-    finally:
-        server.stop()
-        database.drop()
+    directory = tmp_path_factory.mktemp("long_lists")
+    with running_server(directory, users=[(USER, SECRET, ["shop"])], extra_env=env, demo_articles=ARTICLES) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
