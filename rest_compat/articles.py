@@ -161,7 +161,7 @@ NUMBERS_DOCUMENT = (
 def list_operation(fields: tuple[str, ...] | None, *, numbered: bool = False) -> tuple[Shape, str]:
     """A page; `numbered`: each article with its ArtNr in ORDER too."""
     shape = ARTICLE.select(fields)
-    selection = f"{{ {ORDER}: number {shape.selection()[1:]}" if numbered else shape.selection()
+    selection = _numbered(shape) if numbered else shape.selection()
     document = (
         f"query ArticleList($limit: Int, $offset: Int!, $sort: [ArticleSortInput!], {VIEW_VARIABLES}) "
         f"{{ articles(limit: $limit, offset: $offset, sort: $sort, {VIEW_ARGUMENTS}) "
@@ -177,9 +177,14 @@ def part_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     document = (
         f"query ArticlePart($numbers: [String!]!, {VIEW_VARIABLES}) "
         f"{{ articles(filter: {{numbers: $numbers}}, sort: [{{field: NUMBER}}], {VIEW_ARGUMENTS}) "
-        f"{{ items {{ {ORDER}: number {shape.selection()[1:]} }} }}"
+        f"{{ items {_numbered(shape)} }} }}"
     )
     return shape, document
+
+
+def _numbered(shape: Shape) -> str:
+    """The shape's selection with each article's ArtNr in ORDER too."""
+    return f"{{ {ORDER}: number {shape.selection()[1:]}"
 
 
 @lru_cache(maxsize=256)

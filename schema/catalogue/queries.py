@@ -51,14 +51,21 @@ def _page_size(info: strawberry.Info[Context], limit: int | None) -> int | None:
     return limit
 
 
-def _check_page(
-    info: strawberry.Info[Context], limit: int | None, offset: int, sort: list[ArticleSortInput] | None
-) -> None:
+def _checked_page(
+    info: strawberry.Info[Context],
+    limit: int | None,
+    offset: int,
+    sort: list[ArticleSortInput] | None,
+    customer_number: str | None,
+) -> int | None:
+    """The page's limit, once its arguments are checked (in this order: what the client may fix first)."""
     if limit is not None and limit < 0:
         raise InvalidInput("limit cannot be negative", field="limit")
     if offset < 0:
         raise InvalidInput("offset cannot be negative", field="offset")
     ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
+    _customer_allowed(info, customer_number)
+    return _page_size(info, limit)
 
 
 def _article_query(
@@ -100,9 +107,7 @@ class CatalogueQuery:
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> ArticlePage:
-        _check_page(info, limit, offset, sort)
-        _customer_allowed(info, customer_number)
-        limit = _page_size(info, limit)
+        limit = _checked_page(info, limit, offset, sort, customer_number)
         reads = info.context.db.reads
         view = await resolve_view(reads, language=language, currency=currency, customer_number=customer_number)
         query = _article_query(view.language, filter, sort, limit, offset)
@@ -128,9 +133,7 @@ class CatalogueQuery:
         language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> list[str]:
-        _check_page(info, limit, offset, sort)
-        _customer_allowed(info, customer_number)
-        limit = _page_size(info, limit)
+        limit = _checked_page(info, limit, offset, sort, customer_number)
         reads = info.context.db.reads
         if customer_number is None:
             output = output_language(language)
