@@ -289,6 +289,18 @@ async def test_pages_link_to_next_prev_and_start_with_the_other_parameters(
     assert beyond["data"] == []
 
 
+async def test_parameter_names_in_any_case_and_the_last_of_a_repeated_one_count(
+    client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    # As PHP's $_GET reads a query string: names in any case, the last of a repeated one wins.
+    data = await get(client, "/www/artikel?Limit=5&FIELDS=ArtNr&limit=2&OFFSET=1", auth)
+    assert [a["ArtNr"] for a in data["data"]] == ["A-600", "A-100"]
+    following = [link["href"] for link in data["links"] if link["rel"] == "next"]
+    assert following == [f"{BASE}/www/artikel?Limit=5&FIELDS=ArtNr&limit=2&offset=3"]
+    next_page = await get(client, following[0].removeprefix(BASE), auth)
+    assert [a["ArtNr"] for a in next_page["data"]] == ["A-200", "A-300"]
+
+
 async def test_fields_prune_the_output_and_what_is_loaded(
     client: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
 ) -> None:
