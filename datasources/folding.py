@@ -11,12 +11,14 @@ from typing import Any
 
 from sqlalchemy import String, and_
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.functions import GenericFunction
 from sqlalchemy.sql.visitors import InternalTraversal
 
 SQLITE_FUNCTION = "gateway_fold"
+Column = ColumnElement[str] | InstrumentedAttribute[str]
 
 
 class fold(GenericFunction[str]):
@@ -77,6 +79,33 @@ class folds_to(ColumnElement[bool]):
         assert folded is not None
         self.equals = fold(column) == folded
         self.prefilter = column.like(like_pattern(folded), escape="\\")
+
+
+class contains_folded(ColumnElement[bool]):
+    """`fold(column)` contains a folded text: `pattern` is its LIKE pattern (`%text%`, escape backslash) and
+    `prefilter` its `like_pattern`, which lets through every row whose folded value could contain it. SQLite
+    runs the prefilter in C and the folding, Python, only on the rows it lets through; PostgreSQL needs none.
+    SQLite's lower() alone would miss every capital beyond ASCII (a search for büro, BÜROSTUHL)."""
+
+    inherit_cache = True
+    _traverse_internals = [
+        ("matches", InternalTraversal.dp_clauseelement),
+        ("prefilter", InternalTraversal.dp_clauseelement),
+    ]
+
+    def __init__(self, column: Column, pattern: ColumnElement[str], prefilter: ColumnElement[str]) -> None:
+        self.matches = fold(column).like(pattern, escape="\\")
+        self.prefilter = column.like(prefilter, escape="\\")
+
+
+@compiles(contains_folded, "sqlite")
+def _contains_folded_sqlite(element: contains_folded, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"({compiler.process(and_(element.prefilter, element.matches), **kw)})"
+
+
+@compiles(contains_folded)
+def _contains_folded_default(element: contains_folded, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.matches, **kw)
 
 
 @compiles(folds_to, "sqlite")

@@ -19,6 +19,7 @@ from datasources.catalogue.records import ArticleRecord
 from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.errors import InvalidInput
+from datasources.folding import contains_folded, fold_text, like_pattern
 from datasources.models import Article, ArticleAttribute, ArticleDesignation, ArticleSortKey, TaxCode
 from datasources.models.article_order import GERMAN
 from datasources.reads import Query, Reads, Row, values_in
@@ -235,12 +236,12 @@ def _conditions(filters: _Filters) -> list[ColumnElement[bool]]:
     if article_class:
         conditions.append(Article.article_class == bindparam("article_class"))
     if search:
-        pattern = bindparam("pattern", type_=String())
+        pattern, prefilter = bindparam("pattern", type_=String()), bindparam("prefilter", type_=String())
         in_designation = exists().where(
             ArticleDesignation.article_id == Article.id,
-            func.lower(ArticleDesignation.text).like(pattern, escape="\\"),
+            contains_folded(ArticleDesignation.text, pattern, prefilter),
         )
-        conditions.append(or_(func.lower(Article.number).like(pattern, escape="\\"), in_designation))
+        conditions.append(or_(contains_folded(Article.number, pattern, prefilter), in_designation))
     if available is not None:
         positive = has_available_stock(Article.id)
         conditions.append(positive if available else ~positive)
@@ -256,7 +257,10 @@ def _condition_values(flt: ArticleFilter) -> dict[str, Any]:
     if flt.article_class is not None:
         values["article_class"] = flt.article_class
     if flt.search:
-        values["pattern"] = f"%{_escape_like(flt.search.strip().lower())}%"
+        folded = fold_text(flt.search)
+        assert folded is not None
+        values["pattern"] = f"%{_escape_like(folded)}%"
+        values["prefilter"] = like_pattern(folded)
     if flt.numbers is not None:
         values["numbers"] = flt.numbers
     return values

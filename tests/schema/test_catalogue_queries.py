@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.catalogue_data import Catalogue
+from tests.factories import Factory
 from tests.http import body, statement_count
 
 
@@ -56,6 +57,38 @@ async def test_articles_filter_sort_page_and_count(
 ) -> None:
     result = await graphql(client, auth, PAGE, **variables)
     assert result == {"data": {"articles": {"totalCount": total, "items": [{"number": n} for n in numbers]}}}
+
+
+@pytest.mark.parametrize(
+    ("search", "numbers"),
+    [
+        ("ölfilter", ["A-700"]),
+        ("ÖLF", ["A-700"]),
+        ("à huile", ["A-700"]),  # the French designation
+        ("étagère", ["A-800"]),
+        ("ÉTAG", ["A-800"]),
+        ("dÜbel", ["A-600"]),
+        ("ö", ["A-700"]),  # nothing ASCII to narrow the rows by
+        ("ü", ["A-600"]),
+    ],
+)
+async def test_search_folds_capitals_beyond_ascii_on_every_database(
+    client: httpx.AsyncClient,
+    catalogue: Catalogue,
+    factory: Factory,
+    auth: dict[str, str],
+    search: str,
+    numbers: list[str],
+) -> None:
+    # SQLite's own lower() knows ASCII only: ÖLFILTER would not contain ölfilter there.
+    await factory.article("A-700", designations={"ger": "ÖLFILTER", "fre": "FILTRE À HUILE"})
+    await factory.article("A-800", designations={"ger": "ÉTAGÈRE"})
+    result = await graphql(client, auth, PAGE, filter={"search": search})
+    assert result == {"data": {"articles": {"totalCount": len(numbers), "items": [{"number": n} for n in numbers]}}}
+    listed = await graphql(
+        client, auth, "query($f: ArticleFilterInput) { articleNumbers(filter: $f) }", f={"search": search}
+    )
+    assert listed == {"data": {"articleNumbers": numbers}}
 
 
 NUMBERS = (
