@@ -63,56 +63,49 @@ def like_pattern(folded: str) -> str:
     return "".join(parts)
 
 
-class folds_to(ColumnElement[bool]):
-    """`fold(column) = fold_text(value)`. On SQLite a LIKE that lets through every row the folding could match
-    comes first: SQLite runs it in C, and calls the gateway's folding, Python, only on the rows it lets through.
-    A search on an unindexed column still reads every row, at a fraction of the cost."""
-
-    inherit_cache = True
-    _traverse_internals = [
-        ("equals", InternalTraversal.dp_clauseelement),
-        ("prefilter", InternalTraversal.dp_clauseelement),
-    ]
-
-    def __init__(self, column: ColumnElement[str], value: str) -> None:
-        folded = fold_text(value)
-        assert folded is not None
-        self.equals = fold(column) == folded
-        self.prefilter = column.like(like_pattern(folded), escape="\\")
-
-
-class contains_folded(ColumnElement[bool]):
-    """`fold(column)` contains a folded text: `pattern` is its LIKE pattern (`%text%`, escape backslash) and
-    `prefilter` its `like_pattern`, which lets through every row whose folded value could contain it. SQLite
-    runs the prefilter in C and the folding, Python, only on the rows it lets through; PostgreSQL needs none.
-    SQLite's lower() alone would miss every capital beyond ASCII (a search for büro, BÜROSTUHL)."""
+class _Prefiltered(ColumnElement[bool]):
+    """`matches`, a comparison of folded values; on SQLite behind `prefilter`, a LIKE that lets through every
+    row `matches` could accept. SQLite runs the LIKE in C and calls the gateway's folding, Python, only on the
+    rows it lets through: a search on an unindexed column still reads every row, at a fraction of the cost."""
 
     inherit_cache = True
     _traverse_internals = [
         ("matches", InternalTraversal.dp_clauseelement),
         ("prefilter", InternalTraversal.dp_clauseelement),
     ]
+    matches: ColumnElement[bool]
+    prefilter: ColumnElement[bool]
+
+
+@compiles(_Prefiltered, "sqlite")
+def _prefiltered_sqlite(element: _Prefiltered, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"({compiler.process(and_(element.prefilter, element.matches), **kw)})"
+
+
+@compiles(_Prefiltered)
+def _prefiltered_default(element: _Prefiltered, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.matches, **kw)
+
+
+class folds_to(_Prefiltered):
+    """`fold(column) = fold_text(value)`."""
+
+    inherit_cache = True
+
+    def __init__(self, column: Column, value: str) -> None:
+        folded = fold_text(value)
+        assert folded is not None
+        self.matches = fold(column) == folded
+        self.prefilter = column.like(like_pattern(folded), escape="\\")
+
+
+class contains_folded(_Prefiltered):
+    """`fold(column)` contains a folded text: `pattern` is its LIKE pattern (`%text%`, escape backslash) and
+    `prefilter` its `like_pattern`. SQLite's lower() alone would miss every capital beyond ASCII (a search for
+    ölfilter, ÖLFILTER)."""
+
+    inherit_cache = True
 
     def __init__(self, column: Column, pattern: ColumnElement[str], prefilter: ColumnElement[str]) -> None:
         self.matches = fold(column).like(pattern, escape="\\")
         self.prefilter = column.like(prefilter, escape="\\")
-
-
-@compiles(contains_folded, "sqlite")
-def _contains_folded_sqlite(element: contains_folded, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"({compiler.process(and_(element.prefilter, element.matches), **kw)})"
-
-
-@compiles(contains_folded)
-def _contains_folded_default(element: contains_folded, compiler: SQLCompiler, **kw: Any) -> str:
-    return compiler.process(element.matches, **kw)
-
-
-@compiles(folds_to, "sqlite")
-def _folds_to_sqlite(element: folds_to, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"({compiler.process(and_(element.prefilter, element.equals), **kw)})"
-
-
-@compiles(folds_to)
-def _folds_to_default(element: folds_to, compiler: SQLCompiler, **kw: Any) -> str:
-    return compiler.process(element.equals, **kw)
