@@ -18,7 +18,7 @@ from sqlalchemy.sql.functions import GenericFunction
 from sqlalchemy.sql.visitors import InternalTraversal
 
 SQLITE_FUNCTION = "gateway_fold"
-Column = ColumnElement[str] | InstrumentedAttribute[str]
+TextColumn = ColumnElement[str] | InstrumentedAttribute[str]  # a text column, of a table or a model
 
 
 class fold(GenericFunction[str]):
@@ -92,7 +92,7 @@ class folds_to(_Prefiltered):
 
     inherit_cache = True
 
-    def __init__(self, column: Column, value: str) -> None:
+    def __init__(self, column: TextColumn, value: str) -> None:
         folded = fold_text(value)
         assert folded is not None
         self.matches = fold(column) == folded
@@ -106,6 +106,6 @@ class contains_folded(_Prefiltered):
 
     inherit_cache = True
 
-    def __init__(self, column: Column, pattern: ColumnElement[str], prefilter: ColumnElement[str]) -> None:
+    def __init__(self, column: TextColumn, pattern: ColumnElement[str], prefilter: ColumnElement[str]) -> None:
         self.matches = fold(column).like(pattern, escape="\\")
         self.prefilter = column.like(prefilter, escape="\\")
