@@ -11,16 +11,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bindparam, exists, func, or_, select
+from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bindparam, exists, func, select
 from sqlalchemy.orm import aliased
 
 from datasources.catalogue.ordering import DEFAULT_SORT, Sort, ordered, with_sort_keys
 from datasources.catalogue.records import ArticleRecord
+from datasources.catalogue.search import SearchKind, search_condition, search_kind, search_values
 from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.errors import InvalidInput
-from datasources.folding import contains_folded, fold_text, like_pattern
-from datasources.models import Article, ArticleAttribute, ArticleDesignation, ArticleSortKey, TaxCode
+from datasources.models import Article, ArticleAttribute, ArticleSortKey, TaxCode
 from datasources.models.article_order import GERMAN
 from datasources.reads import Query, Reads, Row, values_in
 
@@ -155,8 +155,9 @@ def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     return statement.statement.params(**params)
 
 
-# Which filters a page has: group, class and search given; available wanted or not; numbers given.
-_Filters = tuple[bool, bool, bool, bool | None, bool]
+# Which filters a page has: group and class given; how a search is made, if any; available wanted or not;
+# numbers given.
+_Filters = tuple[bool, bool, SearchKind | None, bool | None, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +176,7 @@ class _Shape:
         given = (
             flt.group is not None,
             flt.article_class is not None,
-            bool(flt.search),
+            search_kind(flt.search) if flt.search else None,
             flt.available,
             flt.numbers is not None,
         )
@@ -201,7 +202,7 @@ def _listing(columns: Select[*tuple[Any, ...]], shape: _Shape) -> Query:
     search, available, numbers = shape.filters[2:]
     # A search, or the availability of stock, may read far past the page to fill it; given numbers bound
     # the rows by their list, which is at most a page (Query.small).
-    filtered = search or available is not None
+    filtered = search is not None or available is not None
     if not shape.limited:
         return Query(stmt, scan=filtered or not numbers)  # without numbers: the whole list
     return Query(stmt.limit(bindparam("limit", type_=Integer())), scan=filtered)
@@ -217,7 +218,7 @@ def count_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     return _count_query(_Shape.of(query).filters).statement.params(**_condition_values(query.filter))
 
 
-@lru_cache(maxsize=64)  # every combination of filters (48)
+@lru_cache(maxsize=128)  # every combination of filters (72)
 def _count_query(filters: _Filters) -> Query:
     """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
     has the attribute once (it is part of the attribute's primary key)."""
@@ -236,12 +237,7 @@ def _conditions(filters: _Filters) -> list[ColumnElement[bool]]:
     if article_class:
         conditions.append(Article.article_class == bindparam("article_class"))
     if search:
-        pattern, prefilter = bindparam("pattern", type_=String()), bindparam("prefilter", type_=String())
-        in_designation = exists().where(
-            ArticleDesignation.article_id == Article.id,
-            contains_folded(ArticleDesignation.text, pattern, prefilter),
-        )
-        conditions.append(or_(contains_folded(Article.number, pattern, prefilter), in_designation))
+        conditions.append(search_condition(search))
     if available is not None:
         positive = has_available_stock(Article.id)
         conditions.append(positive if available else ~positive)
@@ -257,14 +253,7 @@ def _condition_values(flt: ArticleFilter) -> dict[str, Any]:
     if flt.article_class is not None:
         values["article_class"] = flt.article_class
     if flt.search:
-        folded = fold_text(flt.search)
-        assert folded is not None
-        values["pattern"] = f"%{_escape_like(folded)}%"
-        values["prefilter"] = like_pattern(folded)
+        values.update(search_values(flt.search))
     if flt.numbers is not None:
         values["numbers"] = flt.numbers
     return values
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from datasources.migrate import include_name
 from datasources.models import Base
 
 connection = context.config.attributes.get("connection")
@@ -13,6 +14,7 @@ if connection is None:
 context.configure(
     connection=connection,
     target_metadata=Base.metadata,
+    include_name=include_name,
     render_as_batch=connection.dialect.name == "sqlite",
 )
 with context.begin_transaction():

@@ -1,3 +1,4 @@
+from datasources.models import article_search  # its indexes belong to the metadata
 from datasources.models.article_order import ArticleSortKey, ArticleSortLanguage
 from datasources.models.base import Base
 from datasources.models.catalogue import (
@@ -60,4 +61,5 @@ __all__ = [
     "Warehouse",
     "WebhookDelivery",
     "WebhookEndpoint",
+    "article_search",
 ]

@@ -18,19 +18,24 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from datasources import migrate
+from datasources.catalogue.articles import ArticleFilter, ArticleQuery, find_articles
 from datasources.database import Database, create_database
 from datasources.models import Base
 from tests import databases
+from tests.factories import Factory
 
 D = Decimal
 
 
 # SQLite cannot reflect indexes on expressions, so alembic skips comparing them there, saying so; the address
-# search's are made on PostgreSQL only anyway (datasources/models/customers.py), and compared there.
+# and article search's are made on PostgreSQL only anyway (datasources/models/customers.py, article_search.py),
+# and compared there. SQLite's search table is FTS5's, which no model describes.
 @pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression-based index 'ix_address_")
+@pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression-based index 'ix_article_")
 async def test_migrated_database_matches_the_models(db: Database) -> None:
     def differences(connection: Connection) -> list[object]:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        opts = {"compare_type": True, "include_name": migrate.include_name}
+        context = MigrationContext.configure(connection, opts=opts)
         return list(compare_metadata(context, Base.metadata))
 
     async with db.engine.connect() as conn:
@@ -250,3 +255,40 @@ async def test_a_database_with_customers_upgrades_through_every_migration(blank:
         assert (await conn.execute(sa.select(ADDRESS.c.id, ADDRESS.c.last_name))).all() == [(1, "Muster")]
         if blank.engine.dialect.name == "sqlite":
             assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+
+
+async def test_0009_without_the_right_to_create_pg_trgm_leaves_the_index_out(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A role that may create tables but not extensions (no CREATE on the database) migrates all the same:
+    the article search goes without its index, says so, and finds what it should."""
+    if not databases.SERVER_URL:
+        pytest.skip("pg_trgm is PostgreSQL's")
+    server = make_url(databases.SERVER_URL)
+    suffix = uuid.uuid4().hex[:12]
+    name, role = f"gateway_migration_{suffix}", f"gateway_no_extensions_{suffix}"
+    admin = create_async_engine(server, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(sa.text(f'CREATE ROLE "{role}" LOGIN'))
+        await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    owner = create_async_engine(server.set(database=name), isolation_level="AUTOCOMMIT")
+    async with owner.connect() as conn:
+        await conn.execute(sa.text(f'GRANT ALL ON SCHEMA public TO "{role}"'))
+    await owner.dispose()
+    database = create_database(server.set(database=name, username=role).render_as_string(hide_password=False))
+    try:
+        with caplog.at_level("WARNING", logger="gateway.migrations"):
+            await migrate.upgrade(database.engine)
+        assert "article search without index" in caplog.text
+        async with database.engine.connect() as conn:
+            indexes = await conn.execute(sa.text("SELECT indexname FROM pg_indexes WHERE indexname LIKE '%search%'"))
+            assert indexes.scalars().all() == []
+        await Factory(database).article("A-1", designations={"ger": "Ölfilter"})
+        found = await find_articles(database.reads, ArticleQuery(filter=ArticleFilter(search="ÖLFILTER"), limit=5))
+        assert [record.number for record in found.records] == ["A-1"]
+    finally:
+        await database.dispose()
+        async with admin.connect() as conn:
+            await conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            await conn.execute(sa.text(f'DROP ROLE IF EXISTS "{role}"'))
+        await admin.dispose()
