@@ -12,7 +12,20 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Select, String, and_, bindparam, exists, literal_column, or_, select, table, union
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    String,
+    and_,
+    bindparam,
+    column,
+    exists,
+    literal_column,
+    or_,
+    select,
+    table,
+    union,
+)
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -20,7 +33,7 @@ from sqlalchemy.sql.visitors import InternalTraversal
 
 from datasources.folding import ASCII_FROM_OTHERS, contains_folded, fold, fold_text, like_pattern
 from datasources.models import Article, ArticleDesignation
-from datasources.models.article_search import SEARCH_TABLE
+from datasources.models.article_search import SEARCH_KEY_TABLE, SEARCH_TABLE
 
 # How a page's search is made: compared on the articles in order, or through the index.
 SearchKind = Literal["compared", "indexed"]
@@ -66,7 +79,8 @@ def search_condition(kind: SearchKind) -> ColumnElement[bool]:
 class _Indexed(ColumnElement[bool]):
     """`matches`, the folded comparison, made on the articles the search's index gives for the term.
 
-    SQLite: the FTS5 table's rows that hold every run of the term (`trigrams`), compared. PostgreSQL: the
+    SQLite: the articles of the FTS5 table's texts that hold every run of the term (`trigrams`), compared.
+    PostgreSQL: the
     articles whose folded ArtNr or designation is `LIKE` the pattern, which the trigram indexes serve and
     which is the comparison itself; made into an array first, so that the planner reads the page's articles by
     their ids and sorts them. Given as `IN (...)`, PostgreSQL walked the list's order instead, comparing each
@@ -85,9 +99,10 @@ class _Indexed(ColumnElement[bool]):
 
 @compiles(_Indexed, "sqlite")
 def _indexed_sqlite(element: _Indexed, compiler: SQLCompiler, **kw: Any) -> str:
+    key = table(SEARCH_KEY_TABLE, column("id"), column("article_id"))
     found: Select[tuple[Any]] = (
-        select(literal_column(f"{SEARCH_TABLE}.rowid"))
-        .select_from(table(SEARCH_TABLE))
+        select(key.c.article_id)
+        .join(table(SEARCH_TABLE), literal_column(f"{SEARCH_TABLE}.rowid") == key.c.id)
         .where(literal_column(SEARCH_TABLE).op("MATCH")(bindparam("trigrams", type_=String())))
     )
     return compiler.process(and_(Article.id.in_(found), element.matches), **kw)

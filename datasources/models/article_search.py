@@ -8,11 +8,13 @@ nothing. Substrings need trigram indexes:
 - PostgreSQL: GIN indexes of `pg_trgm` on the folded ArtNr and the folded designation, which serve the search's
   own `LIKE` (migration 0009 creates the extension; without the right to, it leaves them out and searches
   read the catalogue as before).
-- SQLite: an FTS5 table with the `trigram` tokenizer, `article_search`, one row per article (its rowid the
-  article's id) holding ArtNr and every designation, one per line. Triggers keep it current on every write,
-  whoever writes (plain SQL: no gateway function, so the ERP's and the sqlite3 shell's writes keep it too).
-  It is not a model: SQLAlchemy knows no virtual tables, and the migrations' comparison with the models
-  leaves it and FTS5's own tables out (`unmodelled`).
+- SQLite: an FTS5 table with the `trigram` tokenizer, `article_search`, one row per text: an article's ArtNr
+  and each of its designations. Its rowid is the id of the text's key in `article_search_key` (article id
+  and language, '' for ArtNr; an INTEGER PRIMARY KEY, which VACUUM keeps). Triggers keep both current on
+  every write, whoever writes (plain SQL: no gateway function, so the ERP's and the sqlite3 shell's writes
+  keep them too); a write rewrites only its own text's row. Neither is a model: SQLAlchemy knows no virtual
+  tables, and the key table exists on SQLite only; the migrations' comparison with the models leaves them
+  and FTS5's own tables out (`unmodelled`).
 
 The index gives candidates; the search's folded comparison still decides (datasources/catalogue/search.py).
 """
@@ -25,6 +27,7 @@ from datasources.folding import fold
 from datasources.models.catalogue import Article, ArticleDesignation
 
 SEARCH_TABLE = "article_search"
+SEARCH_KEY_TABLE = "article_search_key"
 # FTS5 makes these beside the table itself.
 _SHADOW_TABLES = frozenset(f"{SEARCH_TABLE}_{part}" for part in ("config", "content", "data", "docsize", "idx"))
 
@@ -41,5 +44,5 @@ SEARCH_INDEXES = tuple(
 
 
 def unmodelled(name: str | None, type_: str) -> bool:
-    """Whether a table of the database is the search's FTS5 table or one of its own (no model describes them)."""
-    return type_ == "table" and (name == SEARCH_TABLE or name in _SHADOW_TABLES)
+    """Whether a table of the database is one of the search's on SQLite (no model describes them)."""
+    return type_ == "table" and (name in (SEARCH_TABLE, SEARCH_KEY_TABLE) or name in _SHADOW_TABLES)
