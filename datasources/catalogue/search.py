@@ -4,7 +4,8 @@ A term with three ASCII characters in a row is looked up in the search's trigram
 (datasources/models/article_search.py): the index gives the candidates, and the folded comparison decides
 among them, so a search reads about what it finds. A term without (`ö`, `42`, `öl`: too short for a
 trigram) is compared on the articles in the list's order until the page is full, as before the index:
-such a term is common, and its page fills early. The count (`totalCount`) reads what the search finds either way.
+such a term is common, and its page fills early. An indexed term's count (`totalCount`) reads what it finds
+too; a term without the index is counted on every article.
 """
 
 from __future__ import annotations
@@ -46,20 +47,20 @@ assert frozenset("ik") == ASCII_FROM_OTHERS, "the index's text maps exactly thes
 
 def search_kind(search: str) -> SearchKind:
     """How a search for `search` is made: through the index where the folded term has a run for it."""
-    return "indexed" if _index_runs(search) else "compared"
+    return "indexed" if _RUN.search(_folded(search)) else "compared"
 
 
-def _index_runs(search: str) -> list[str]:
+def _folded(search: str) -> str:
     folded = fold_text(search)
-    return _RUN.findall(folded) if folded else []
+    assert folded is not None
+    return folded
 
 
 def search_values(search: str) -> dict[str, Any]:
     """The statement's values for a search for `search`."""
-    folded = fold_text(search)
-    assert folded is not None
+    folded = _folded(search)
     values = {"pattern": f"%{_escape_like(folded)}%", "prefilter": like_pattern(folded)}
-    runs = _index_runs(search)
+    runs = _RUN.findall(folded)
     if runs:
         # FTS5's query: every run as a phrase (a trigram phrase matches where the text holds it).
         values["trigrams"] = " AND ".join('"{}"'.format(run.replace('"', '""')) for run in runs)
@@ -80,11 +81,10 @@ class _Indexed(ColumnElement[bool]):
     """`matches`, the folded comparison, made on the articles the search's index gives for the term.
 
     SQLite: the articles of the FTS5 table's texts that hold every run of the term (`trigrams`), compared.
-    PostgreSQL: the
-    articles whose folded ArtNr or designation is `LIKE` the pattern, which the trigram indexes serve and
-    which is the comparison itself; made into an array first, so that the planner reads the page's articles by
-    their ids and sorts them. Given as `IN (...)`, PostgreSQL walked the list's order instead, comparing each
-    article with every match: 20-30 s for a term some thousand of 200,000 articles have."""
+    PostgreSQL: the articles whose folded ArtNr or designation is `LIKE` the pattern, which the trigram indexes
+    serve and which is the comparison itself; made into an array first, so that the planner reads the page's
+    articles by their ids and sorts them. Given as `IN (...)`, PostgreSQL walked the list's order instead,
+    comparing each article with every match: 20-30 s for a term some thousand of 200,000 articles have."""
 
     inherit_cache = True
     _traverse_internals = [

@@ -114,7 +114,7 @@ def _upgrade_sqlite() -> None:
 
     for statement in (
         trigger("article_insert", "INSERT ON article", write("NEW.id", NUMBER, "NEW.number")),
-        # A new id takes its designations' rows along (SQLite has no ON UPDATE CASCADE here: they are its own).
+        # An article given a new id keeps its designations' rows: their keys follow it.
         trigger(
             "article_update",
             "UPDATE OF id, number ON article",
