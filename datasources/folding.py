@@ -3,13 +3,18 @@
 
 SQLite's own lower() only knows ASCII (Müller would not match MÜLLER), so on SQLite a Python function
 registered per connection (database.py) does the folding; PostgreSQL's lower() is Unicode-aware.
+
+A searched value is folded where the stored ones are: on PostgreSQL by the database's own lower() in the
+statement, on SQLite by the gateway before it (the function the statement would call). PostgreSQL's lower()
+follows the database's ctype and provider (libc makes U+0130 an "i", ICU an "i" and a combining dot), which
+the gateway cannot know: folded in Python, a value searched exactly as it is stored could miss it there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import String, and_
+from sqlalchemy import String, and_, func, literal
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -27,7 +32,13 @@ class fold(GenericFunction[str]):
 
 
 def fold_text(value: str | None) -> str | None:
-    return None if value is None else value.strip().lower()
+    # Python's lower() differs from a letter-by-letter one, as PostgreSQL's is, in two places. U+0130 becomes "i"
+    # and a combining dot: here "i", so that `istanbul` finds İSTANBUL (the search's index holds it as "i" too).
+    # A word's last Σ becomes a final sigma: here, as every final sigma (U+03C2), a plain one, so that a part of
+    # a word ending in Σ finds the word.
+    if value is None:
+        return None
+    return value.strip().replace("\u0130", "i").lower().replace("\u03c2", "\u03c3")
 
 
 @compiles(fold, "sqlite")
@@ -63,6 +74,45 @@ def like_pattern(folded: str) -> str:
     return "".join(parts)
 
 
+class folded_value(ColumnElement[str]):
+    """A searched value folded as the database folds the stored ones (see the module's docstring): `value` folded
+    by `fold` in the statement, except on SQLite, which takes `folded`, fold_text's result, as it is. With
+    `is_pattern`, both are LIKE patterns: `folded` is `%text%` (escape backslash) and the statement makes that of
+    `value`'s folding."""
+
+    inherit_cache = True
+    type = String()
+    _traverse_internals = [
+        ("value", InternalTraversal.dp_clauseelement),
+        ("folded", InternalTraversal.dp_clauseelement),
+        ("is_pattern", InternalTraversal.dp_boolean),
+    ]
+
+    def __init__(self, value: ColumnElement[str], folded: ColumnElement[str], *, is_pattern: bool = False) -> None:
+        self.value = value
+        self.folded = folded
+        self.is_pattern = is_pattern
+
+
+@compiles(folded_value, "sqlite")
+def _folded_value_sqlite(element: folded_value, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.folded, **kw)
+
+
+@compiles(folded_value)
+def _folded_value_default(element: folded_value, compiler: SQLCompiler, **kw: Any) -> str:
+    folded: ColumnElement[str] = fold(element.value)
+    if not element.is_pattern:
+        # As an expression of a constant the planner folds it, and estimates the rows from the value (a lookup
+        # in an index on fold(column): the index condition makes it once).
+        return compiler.process(folded, **kw)
+    for char in "\\%_":  # the backslash first: it escapes the others
+        folded = func.replace(folded, char, f"\\{char}")
+    # A subquery, made once per statement: a generic plan would make an expression again on every row a
+    # search compares (measured alike either way).
+    return f"(SELECT {compiler.process(literal('%') + folded + literal('%'), **kw)})"
+
+
 class _Prefiltered(ColumnElement[bool]):
     """`matches`, a comparison of folded values; on SQLite behind `prefilter`, a LIKE that lets through every
     row `matches` could accept. SQLite runs the LIKE in C and calls the gateway's folding, Python, only on the
@@ -95,7 +145,7 @@ class folds_to(_Prefiltered):
     def __init__(self, column: TextColumn, value: str) -> None:
         folded = fold_text(value)
         assert folded is not None
-        self.matches = fold(column) == folded
+        self.matches = fold(column) == folded_value(literal(value.strip()), literal(folded))
         self.prefilter = column.like(like_pattern(folded), escape="\\")
 
 

@@ -32,7 +32,7 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.visitors import InternalTraversal
 
-from datasources.folding import ASCII_FROM_OTHERS, contains_folded, fold, fold_text, like_pattern
+from datasources.folding import ASCII_FROM_OTHERS, contains_folded, fold, fold_text, folded_value, like_pattern
 from datasources.models import Article, ArticleDesignation
 from datasources.models.article_search import SEARCH_KEY_TABLE, SEARCH_TABLE
 
@@ -59,7 +59,7 @@ def _folded(search: str) -> str:
 def search_values(search: str) -> dict[str, Any]:
     """The statement's values for a search for `search`."""
     folded = _folded(search)
-    values = {"pattern": f"%{_escape_like(folded)}%", "prefilter": like_pattern(folded)}
+    values = {"search": search.strip(), "pattern": f"%{_escape_like(folded)}%", "prefilter": like_pattern(folded)}
     runs = _RUN.findall(folded)
     if runs:
         # FTS5's query: every run as a phrase (a trigram phrase matches where the text holds it).
@@ -68,7 +68,9 @@ def search_values(search: str) -> dict[str, Any]:
 
 
 def search_condition(kind: SearchKind) -> ColumnElement[bool]:
-    pattern, prefilter = bindparam("pattern", type_=String()), bindparam("prefilter", type_=String())
+    # `pattern` is the term's, as its database folds it (folding.folded_value).
+    pattern = folded_value(bindparam("search", type_=String()), bindparam("pattern", type_=String()), is_pattern=True)
+    prefilter = bindparam("prefilter", type_=String())
     in_designation = exists().where(
         ArticleDesignation.article_id == Article.id,
         contains_folded(ArticleDesignation.text, pattern, prefilter),

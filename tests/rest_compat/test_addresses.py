@@ -633,6 +633,28 @@ async def test_search_folds_the_stored_value_too(client: httpx.AsyncClient, auth
     assert body(response)["data"]["DebiNr"] == number
 
 
+@pytest.mark.parametrize(
+    ("stored", "searched"),
+    [
+        ("ΠΑΠΑΔΟΠΟΥΛΟΣ", "ΠΑΠΑΔΟΠΟΥΛΟΣ"),  # Python lower-cases the last Σ to a final sigma, PostgreSQL's lower() not
+        ("İLHAN", "İlhan"),  # U+0130: Python lower-cases it to i and a combining dot, PostgreSQL's to i
+        ("İlhan", "ilhan"),
+        ("ilhan", "İLHAN"),
+    ],
+)
+async def test_search_finds_a_name_however_its_database_folds_it(
+    client: httpx.AsyncClient, auth: dict[str, str], stored: str, searched: str
+) -> None:
+    """The searched value is folded where the stored one is: a customer searched by the name as it is stored
+    is found on PostgreSQL too, not made a second time by a shop that found none."""
+    number = await create_customer(client, auth, {**ANNA, "AdrName": stored})
+
+    response = await client.get("/www/adressensuche", params={"AdrName": searched}, headers=auth)
+
+    assert response.status_code == 200
+    assert body(response)["data"]["DebiNr"] == number
+
+
 async def test_search_needs_every_given_field_to_match(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
     await create_customer(client, auth, ANNA)
     bern = await create_customer(client, auth, {**ANNA, "OrtName": "Bern", "OrtPLZ": "3011"})

@@ -34,19 +34,21 @@ KELVIN, DOTTED_I = "\u212a", "\u0130"  # the two non-ASCII letters that fold to 
 # several lines, padding.
 ARTICLES = {
     "A-700": {"ger": "ÖLFILTER", "fre": "FILTRE À HUILE"},
-    # Python folds İ to i and a combining dot, PostgreSQL's lower() to i alone: no term has an i against its İ
-    # (the two databases answer that differently, with or without the index).
     "A-701": {"ger": f"{DOTTED_I}STANBUL TEPPICH", "eng": f"Carpet KEL{DOTTED_I}M"},
     "A-702": {"ger": f"{KELVIN}ELVIN-Thermometer"},
     "A-703": {"ger": "Straße 100% _Rabatt_ \\ Pfad", "ita": 'Detto "Sconto"'},
     "A-704": {"ger": "  Mini-Kit\nZweite Zeile  "},
     "KIT-9": {"ger": "Schraube"},
     "A-706": {"ger": "Kinderschere", "fre": "Ciseaux d'enfant"},
+    # Python lower-cases a word's last Σ to a final sigma, PostgreSQL's lower() to a plain one.
+    "A-707": {"ger": "Strassenschild", "ell": "ΠΙΝΑΚΙΔΑ ΟΔΟΣΗΜΑΝΣΗΣ"},
 }
 TERMS = [
     "ölfilter", "ÖLFILTER", "lfilter", "filtre à", "STANBUL", "stanbul tep", "keli", "kelvin", "KELVIN",
     "elvin-thermo", "straße", "STRASSE", "100%", "% _rab", "_rabatt_", "\\ pfad", '"sconto"', 'o "s', "mini-kit",
     "kit\nzweite", "zeile", "  KIT-9 ", "kit", "KIT", "ki", "ö", "öl", "a-70", "enfant", "nothing like it", "ß",
+    "istanbul", f"{DOTTED_I}stanbul", f"{DOTTED_I}STANBUL TEP", f"kel{DOTTED_I}m", "KELIM", "ΟΔΟΣ", "ΑΚΙΔΑ ΟΔΟΣ",
+    "ΟΔΟΣΗΜΑΝΣΗΣ", "ΝΣΗΣ",
 ]  # fmt: skip
 
 
@@ -85,7 +87,7 @@ async def test_a_search_finds_what_folding_finds(db: Database, articles: Factory
 async def test_random_parts_of_the_texts_find_what_folding_finds(db: Database, articles: Factory) -> None:
     """Parts of every text, ASCII letters' case changed at random: indexed or not, the same answer."""
     chance = random.Random(15)
-    texts = [text for number, texts in ARTICLES.items() for text in (number, *texts.values()) if DOTTED_I not in text]
+    texts = [text for number, texts in ARTICLES.items() for text in (number, *texts.values())]
     differences = []
     kinds = set()
     for _ in range(60):
