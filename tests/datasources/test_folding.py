@@ -78,4 +78,4 @@ def test_every_sigma_folds_to_the_plain_one_as_on_postgresql() -> None:
     """Python's lower() makes a word's last Σ a final sigma, so a part of a word ending in Σ would not be found
     in it on SQLite."""
     assert fold_text("ΟΔΟΣ") == fold_text("οδος") == "οδοσ"
-    assert fold_text("ΟΔΟΣ") in (fold_text("ΟΔΟΣΗΜΑΝΣΗ") or "")
+    assert "οδοσ" in (fold_text("ΟΔΟΣΗΜΑΝΣΗ") or "")
