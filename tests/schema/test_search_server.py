@@ -65,3 +65,18 @@ def test_the_search_finds_what_the_erp_writes(server: GatewayServer) -> None:
     assert search(server, "ZAHNRADÖLFILTER") == {"totalCount": 1, "items": [{"number": "A-900123"}]}
     assert search(server, "a-900123") == {"totalCount": 1, "items": [{"number": "A-900123"}]}
     assert search(server, "a-000123") == {"totalCount": 0, "items": []}
+
+
+@pytest.mark.parametrize("term", ["istanbul", "İSTANBUL", "İstanbul teppich", "ΟΔΟΣ", "ΟΔΟΣΗΜΑΝΣΗΣ"])
+def test_a_term_beyond_ascii_finds_the_text_as_its_database_folds_it(server: GatewayServer, term: str) -> None:
+    """The term is folded where the stored text is (PostgreSQL's lower(), or the gateway's function on SQLite),
+    and both fold U+0130 to i and Σ to a plain sigma: whichever database, the text written as it is stored, and
+    in other cases, finds it."""
+    asyncio.run(
+        erp_writes(
+            server.database.url,
+            "UPDATE article_designation SET text = 'İSTANBUL TEPPICH ΟΔΟΣΗΜΑΝΣΗΣ' WHERE language = 'ger' AND "
+            "article_id = (SELECT id FROM article WHERE number = 'A-000124')",
+        )
+    )
+    assert search(server, term) == {"totalCount": 1, "items": [{"number": "A-000124"}]}
