@@ -74,6 +74,13 @@ def like_pattern(folded: str) -> str:
     return "".join(parts)
 
 
+def contains_pattern(folded: str) -> str:
+    """The LIKE pattern (escape: backslash) of the texts containing `folded`; on PostgreSQL, folded_value makes
+    the same in the statement."""
+    escaped = folded.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 class folded_value(ColumnElement[str]):
     """A searched value folded as the database folds the stored ones (see the module's docstring): `value` folded
     by `fold` in the statement, except on SQLite, which takes `folded`, fold_text's result, as it is. With
@@ -106,7 +113,7 @@ def _folded_value_default(element: folded_value, compiler: SQLCompiler, **kw: An
         # As an expression of a constant the planner folds it, and estimates the rows from the value (a lookup
         # in an index on fold(column): the index condition makes it once).
         return compiler.process(folded, **kw)
-    for char in "\\%_":  # the backslash first: it escapes the others
+    for char in "\\%_":  # as contains_pattern: the backslash first, it escapes the others
         folded = func.replace(folded, char, f"\\{char}")
     # A subquery, made once per statement: a generic plan would make an expression again on every row a
     # search compares (measured alike either way).

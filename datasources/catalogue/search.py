@@ -32,7 +32,15 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.visitors import InternalTraversal
 
-from datasources.folding import ASCII_FROM_OTHERS, contains_folded, fold, fold_text, folded_value, like_pattern
+from datasources.folding import (
+    ASCII_FROM_OTHERS,
+    contains_folded,
+    contains_pattern,
+    fold,
+    fold_text,
+    folded_value,
+    like_pattern,
+)
 from datasources.models import Article, ArticleDesignation
 from datasources.models.article_search import SEARCH_KEY_TABLE, SEARCH_TABLE
 
@@ -59,7 +67,7 @@ def _folded(search: str) -> str:
 def search_values(search: str) -> dict[str, Any]:
     """The statement's values for a search for `search`."""
     folded = _folded(search)
-    values = {"search": search.strip(), "pattern": f"%{_escape_like(folded)}%", "prefilter": like_pattern(folded)}
+    values = {"search": search.strip(), "pattern": contains_pattern(folded), "prefilter": like_pattern(folded)}
     runs = _RUN.findall(folded)
     if runs:
         # FTS5's query: every run as a phrase (a trigram phrase matches where the text holds it).
@@ -118,7 +126,3 @@ def _indexed_default(element: _Indexed, compiler: SQLCompiler, **kw: Any) -> str
         select(designation.article_id).where(fold(designation.text).like(element.pattern, escape="\\")),
     )
     return f"{compiler.process(Article.id.expression, **kw)} = ANY(ARRAY({compiler.process(found, **kw)}))"
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
