@@ -1,9 +1,9 @@
 """The article search through its trigram index beside the same search compared on the articles in list order.
 
-    python bench/search.py [--articles 20000,200000] [--repeat 5] [--database-url postgresql+asyncpg://...]
+    python -m bench search [--articles 20000,200000] [--repeat 5] [--database-url postgresql+asyncpg://...]
                            [--terms A-012345,nowhere,...]
 
-Builds a demo catalogue per size in a throwaway database (bench/catalogue.py) and times, for each term, the
+Builds a demo catalogue per size in a throwaway database (bench/catalogue/main.py) and times, for each term, the
 data layer's page of 10 (`find_articles`) and its count (`count_articles`, GraphQL's `totalCount`) two ways,
 round-robin in one run: as the gateway makes them (*indexed*: the candidates from the index, migration 0009),
 and compared on every article in the list's order until the page is full (*compared*, the search before the
@@ -25,10 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from unittest.mock import patch
 
-from catalogue import _postgresql_url, build_catalogue, throwaway_database
-from options import numbers
-
 import datasources.catalogue.articles as articles
+from bench.catalogue.main import _postgresql_url, build_catalogue, throwaway_database
+from bench.common.options import numbers
 from datasources.catalogue.articles import ArticleFilter, ArticleQuery, count_articles, find_articles
 from datasources.catalogue.search import SearchKind, search_kind
 from datasources.database import Database

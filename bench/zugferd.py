@@ -7,7 +7,7 @@ The runs alternate between the two tools so that a busy machine slows both alike
 side by side with their ratio (below 1: ours is faster). One more line times the whole worker path
 (`run_operation`: base64, a worker process, pickling both ways). Run it by hand from the project directory:
 
-    python bench/zugferd.py [--repeat N]
+    python -m bench zugferd [--repeat N]
 """
 
 from __future__ import annotations

@@ -23,13 +23,41 @@ RETRY_AFTER = 5
 # An outage ends at the first answer after this long without a failure.
 QUIET_SECONDS = 5.0
 
-# SQLSTATE classes and codes of a server that is going away or cancelled a statement on a timeout.
-_OUTAGE_SQLSTATES = ("08", "57P01", "57P02", "57P03", "57014", "53300")
+# SQLSTATEs of a database that cannot serve now, whatever the statement: the connection failed or was lost
+# (class 08), the server is short of connections, disk or memory (53), shuts down, was restarted, is
+# starting, or cancelled a statement on its timeout (57), refuses the login (28000, 28P01), the database is
+# gone (3D000), or it is a read-only standby after a failover (25006).
+_OUTAGE_SQLSTATES = ("08", "53", "57", "28000", "28P01", "3D000", "25006")
+# Outages only while connecting: `ALTER DATABASE ... ALLOW_CONNECTIONS false` answers 55000. Raised by a
+# statement, 55000 is the statement's own mistake (a sequence's currval before nextval).
+_CONNECTING_SQLSTATES = ("55000",)
+_CONNECTING_MODULES = ("asyncpg.connect_utils",)
+# SQLite's primary result codes of a database that cannot serve now, not a statement's mistake: its busy
+# timeout ran out (BUSY, LOCKED), the disk is full, the file read-only (chmod, a read-only mount), an I/O
+# error, the file or its -wal/-shm cannot be opened, the WAL index lock protocol failed.
+SQLITE_OUTAGES = frozenset(
+    {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PROTOCOL,
+    }
+)
 _DRIVERS = ("sqlalchemy.", "asyncpg.", "aiosqlite.")
 
 
+class ConnectionLost(ConnectionError):
+    """A connection its user found closed: asyncpg says so in an InterfaceError whose only sign is its words."""
+
+
 def is_outage(error: BaseException) -> bool:
-    """The database could not be reached or did not answer in time (versus a bug or a bad statement)."""
+    """The database could not be reached or did not answer in time (versus a bug or a bad statement).
+
+    Told by the exception's type, SQLSTATE or SQLite result code, never by its message's words."""
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
@@ -37,32 +65,39 @@ def is_outage(error: BaseException) -> bool:
         if _is_outage_itself(current):
             return True
         orig = getattr(current, "orig", None)  # a DBAPIError's driver error
-        if isinstance(orig, BaseException) and id(orig) not in seen and _is_outage_itself(orig):
+        if isinstance(orig, BaseException) and id(orig) not in seen and is_outage(orig):
             return True
         current = current.__cause__ or current.__context__
     return False
 
 
+def sqlite_code(error: BaseException) -> int | None:
+    """SQLite's primary result code of an sqlite3 error (SQLITE_IOERR for SQLITE_IOERR_WRITE); None for others."""
+    code = getattr(error, "sqlite_errorcode", None) if isinstance(error, sqlite3.Error) else None
+    return code & 0xFF if isinstance(code, int) else None
+
+
 def _is_outage_itself(error: BaseException) -> bool:
-    if isinstance(error, exc.TimeoutError):
-        return True  # no connection came free in the pool in time
-    if isinstance(error, OSError | TimeoutError | asyncio.TimeoutError) and _raised_by_a_driver(error):
+    if isinstance(error, exc.TimeoutError | exc.DisconnectionError | ConnectionLost):
+        return True  # no connection came free in the pool in time; a dead one found at checkout
+    if isinstance(error, OSError | TimeoutError | asyncio.TimeoutError) and _raised_in(error, _DRIVERS):
         return True  # a refused or reset connection, a connect or statement timeout (not a file error)
     if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return True  # SQLAlchemy's dialect took it for a disconnect
+    if sqlite_code(error) in SQLITE_OUTAGES:
         return True
-    if isinstance(error, sqlite3.OperationalError):
-        return "locked" in str(error) or "busy" in str(error)  # the busy timeout ran out
     sqlstate = getattr(error, "sqlstate", None) or getattr(error, "pgcode", None)
-    if isinstance(sqlstate, str) and sqlstate.startswith(_OUTAGE_SQLSTATES):
-        return True
-    # asyncpg's connection errors carry no SQLSTATE when the connection is simply gone.
-    return type(error).__name__ in ("ConnectionDoesNotExistError", "InterfaceError") and "closed" in str(error)
+    if not isinstance(sqlstate, str):
+        return False
+    return sqlstate.startswith(_OUTAGE_SQLSTATES) or (
+        sqlstate in _CONNECTING_SQLSTATES and _raised_in(error, _CONNECTING_MODULES)
+    )
 
 
-def _raised_by_a_driver(error: BaseException) -> bool:
+def _raised_in(error: BaseException, modules: tuple[str, ...]) -> bool:
     traceback = error.__traceback__
     while traceback is not None:
-        if traceback.tb_frame.f_globals.get("__name__", "").startswith(_DRIVERS):
+        if traceback.tb_frame.f_globals.get("__name__", "").startswith(modules):
             return True
         traceback = traceback.tb_next
     return False

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import Connection, ExceptionContext, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from datasources import folding, guards, liveness, statistics, transaction
-from datasources.availability import Availability
+from datasources.availability import Availability, sqlite_code
+from datasources.catalogue.aggregate_cache import AggregateCache
 from datasources.reads import EngineReads, PostgresReads, ProcessReads, SqliteReads
 from datasources.statistics import current_stats
 from datasources.write_queue import WriteQueue, lock_file_for
@@ -40,8 +44,17 @@ class Database:
     availability: Availability = field(default_factory=lambda: Availability("?"))
     # SQLite: writers one at a time, in the order they came (see `write`); None on PostgreSQL.
     write_queue: WriteQueue | None = None
+    # Facets and statistics, kept while no article changes (this process's; checked per request).
+    aggregates: AggregateCache = field(default_factory=AggregateCache)
+    # Writes under way, those whose callers were cancelled among them (see `write`).
+    _writes: set[asyncio.Future[Any]] = field(default_factory=set, repr=False, compare=False)
 
     async def dispose(self) -> None:
+        # A write whose caller was cancelled goes on to its end: the engine is disposed after it. Disposed
+        # under it, the pool takes its connection back once closed, and nothing ever closes it (aiosqlite
+        # warns when it is collected; the app's shutdown cancels its dispatcher in the middle of a write).
+        if self._writes:
+            await asyncio.wait(set(self._writes))
         await self.reads.close()
         await self.engine.dispose()
 
@@ -65,6 +78,8 @@ class Database:
                 return await work(session)
 
         task = asyncio.ensure_future(transaction())
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
         if self.write_queue is not None:
             task.add_done_callback(self.write_queue.leave)  # when the transaction ends, not its caller
         try:
@@ -107,8 +122,10 @@ async def check_reachable(db: Database) -> None:
 def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeouts()) -> Database:
     engine = create_async_engine(url, echo=echo, **_engine_options(url, timeouts))
     sqlite = engine.dialect.name == "sqlite"
+    database = make_url(url).database
     if sqlite:
-        _configure_sqlite(engine, busy_timeout_ms=round(timeouts.statement * 1000))
+        file = database if lock_file_for(database) is not None else None
+        _configure_sqlite(engine, busy_timeout_ms=round(timeouts.statement * 1000), file=file)
     else:
         liveness.install(engine)
     guards.install(engine.sync_engine)
@@ -117,7 +134,6 @@ def create_database(url: str, *, echo: bool = False, timeouts: Timeouts = Timeou
     # A statement that got its answer ends an outage episode.
     event.listen(engine.sync_engine, "after_cursor_execute", lambda *_: availability.answered())
     writer_engine = engine.execution_options(sqlite_begin_immediate=True)
-    database = make_url(url).database
     return Database(
         engine=engine,
         reader=async_sessionmaker(engine, expire_on_commit=False),
@@ -151,9 +167,25 @@ def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     }
 
 
-def _configure_sqlite(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
+_OPENED_READ_ONLY = "gateway_opened_read_only"
+
+
+def _writable(file: str) -> bool:
+    # SQLite opens the file read-only when it cannot open it for writing. Asked with access(2), never by
+    # opening it: closing a descriptor of the file would drop every POSIX lock the process's SQLite
+    # connections hold on it.
+    return os.access(file, os.W_OK) or not os.path.exists(file)  # a file not made yet is created writable
+
+
+_SQLITE_REOPEN = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN})
+
+
+def _configure_sqlite(engine: AsyncEngine, *, busy_timeout_ms: int, file: str | None) -> None:
     @event.listens_for(engine.sync_engine, "connect")
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        # SQLite opens the file read-only when it cannot open it for writing (chmod, a read-only mount), and
+        # such a connection stays read-only: noted, so that it is replaced once the file is writable again.
+        record.info[_OPENED_READ_ONLY] = file is not None and not _writable(file)
         # Let SQLAlchemy emit BEGIN itself (pysqlite's own transaction handling defers it badly).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -161,8 +193,26 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
         cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # Reads through read() calls, not a memory map of the file: a mapped file that shrinks or cannot be
+        # paged in (another program, a failing disk) kills the process with SIGBUS instead of an I/O error
+        # that is answered 503. The default of most builds, said here so that no build's default decides.
+        cursor.execute("PRAGMA mmap_size=0")
         cursor.close()
         dbapi_connection.create_function(folding.SQLITE_FUNCTION, 1, folding.fold_text, deterministic=True)
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def on_checkout(_dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+        # Replaced before its first write meets the file writable again (the pool opens another one), so no
+        # request is refused for the outage once it is over.
+        if record.info.get(_OPENED_READ_ONLY) and file is not None and _writable(file):
+            raise DisconnectionError("opened while the database file was read-only; it is writable again")
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def on_error(context: ExceptionContext) -> None:
+        # A connection that still meets a read-only file (made read-only after it was opened or checked out,
+        # or could not be opened) is dropped like a lost one, so the pool opens a new one.
+        if sqlite_code(context.original_exception) in _SQLITE_REOPEN:
+            context.is_disconnect = True
 
     @event.listens_for(engine.sync_engine, "begin")
     def on_begin(conn: Connection) -> None:

@@ -1,4 +1,6 @@
-"""ERP events (REST_Kunde, REST_Auft) written to the outbox in the transaction of their change.
+"""ERP events (REST_Kunde, REST_Auft, REST_Artikel) written to the outbox: REST_Kunde and REST_Auft in the
+transaction of their change, REST_Artikel from the catalogue's change positions (datasources/catalogue/
+change_events.py), since the ERP changes articles without the gateway.
 
 The company attribute RESTEVENTS enables them: its contents is a comma-separated list of event names
 (e.g. "REST_Kunde,REST_Auft"); "*" enables every event. Without it, no event is recorded. A recorded event
@@ -7,22 +9,25 @@ gets a delivery for every webhook endpoint that subscribes to it (datasources/we
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
+from collections.abc import Mapping
 
 import orjson
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from datasources import transaction
+from datasources import phkeys, transaction
+from datasources.clock import utcnow
+from datasources.live import wakeup
 from datasources.models import CompanyAttribute, OutboxEvent
 from datasources.transaction import Statement
 from datasources.webhooks import fanout
 
-EVENTS_ATTRIBUTE = "RESTEVENTS"
+EVENTS_ATTRIBUTE = phkeys.EVENTS
 CUSTOMER_EVENT = "REST_Kunde"
 ORDER_EVENT = "REST_Auft"
-EVENTS = (ORDER_EVENT, CUSTOMER_EVENT)  # every event the gateway records
+ARTICLE_EVENT = "REST_Artikel"
+EVENTS = (ORDER_EVENT, CUSTOMER_EVENT, ARTICLE_EVENT)  # every event the gateway records
 
 
 # The switch's contents (NULL without it), for a statement that reads it beside other things (an order's
@@ -65,11 +70,17 @@ _INSERT = Statement(
 
 async def add(session: AsyncSession, event: str, user: str, **fields: str) -> int:
     """Adds the event to the outbox, for a caller that asked `enabled` already; its id."""
-    now = dt.datetime.now(dt.UTC)
-    payload = {"event": event, **fields, "user": user, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return await add_payload(session, event, {**fields, "user": user})
+
+
+async def add_payload(session: AsyncSession, event: str, fields: Mapping[str, object]) -> int:
+    """Adds the event with its payload `{"event", **fields, "time"}` to the outbox; its id."""
+    now = utcnow()
+    payload = {"event": event, **fields, "time": now.strftime("%Y-%m-%dT%H:%M:%SZ")}
     params = {"p_payload": orjson.dumps(payload).decode(), "p_message_id": new_message_id(), "p_created_at": now}
     event_id: int = await transaction.scalar(session, _INSERT, p_event=event, **params)
     await fanout.fan_out(session, event_id, event, now)
+    await wakeup.announce(session)  # subscribers hear of it at the commit (datasources/live/wakeup.py)
     return event_id
 
 

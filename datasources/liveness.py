@@ -49,6 +49,7 @@ def _check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
 
 
 def _ping(driver: Any) -> None:
-    # An empty statement outside a transaction: one round trip. The connection's command_timeout bounds it,
-    # so a frozen server costs one statement timeout.
-    await_only(driver.execute(";"))
+    # One simple statement outside a transaction: one round trip. The connection's command_timeout bounds it,
+    # so a frozen server costs one statement timeout. Not an empty statement (";"): asyncpg fails on the
+    # server's answer to that (AttributeError), and every ping then replaced the pool's connections.
+    await_only(driver.execute("SELECT 1"))

@@ -21,6 +21,7 @@ class QueryStats:
     seconds: float = 0.0
     graphql_seconds: float = 0.0
     graphql_paths: list[str] = field(default_factory=list)  # the executor path of each operation
+    graphql_fallbacks: list[str] = field(default_factory=list)  # operations graphql-core ran again (a bug)
     writes_begun: int = 0  # write transactions begun (Database.write): each runs to its end, and is answered
 
 

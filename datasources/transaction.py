@@ -26,7 +26,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn, cast
 
-from sqlalchemy import Table, bindparam, insert
+from sqlalchemy import ColumnDefault, Table, bindparam, insert
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql import ClauseElement
@@ -39,12 +39,21 @@ from datasources.reads.query import Compiled, ValuesIn
 
 class Statement:
     """A SELECT, INSERT, UPDATE or DELETE (with or without RETURNING) to be run in a write transaction.
-    Named parameters are `bindparam(name)`s and `values_in` lists (one parameter whatever their length)."""
+    Named parameters are `bindparam(name)`s and `values_in` lists (one parameter whatever their length).
+    `defaults`: the value of a parameter not given (a column's Python-side default, insert_row)."""
 
-    def __init__(self, statement: ClauseElement) -> None:
+    def __init__(self, statement: ClauseElement, defaults: Mapping[str, ColumnDefault] | None = None) -> None:
         self.statement = statement
         self.lists = frozenset(element.name for element in iterate(statement) if isinstance(element, ValuesIn))
+        self.defaults = dict(defaults or {})
         self._compiled: dict[str, Compiled] = {}
+
+    def filled(self, given: Mapping[str, Any]) -> Mapping[str, Any]:
+        """`given` with the default of each parameter it leaves out: a value, or a function's result per row."""
+        missing = [name for name in self.defaults if name not in given]
+        if not missing:
+            return given
+        return {**{name: _default_value(self.defaults[name]) for name in missing}, **given}
 
     def compiled(self, dialect: Dialect) -> Compiled:
         found = self._compiled.get(dialect.name)
@@ -55,10 +64,22 @@ class Statement:
 
 def insert_row(table: Table, *, returning: bool = False) -> Statement:
     """An INSERT of every column but the id, each a parameter of its name: compiled once, so every column is
-    given, None or not, and none is left to a default; with `returning`, the new row's id comes back."""
-    stmt = insert(table).values({c.key: bindparam(c.key, type_=c.type) for c in table.columns if c.key != "id"})
+    written, None or not. A column a row leaves out takes the model's Python-side default (`default=`), as
+    SQLAlchemy's own INSERT gives it; one without a default must be given. With `returning`, the new row's
+    id comes back."""
+    columns = [c for c in table.columns if c.key != "id"]
+    stmt = insert(table).values({c.key: bindparam(c.key, type_=c.type) for c in columns})
+    defaults = {c.key: c.default for c in columns if isinstance(c.default, ColumnDefault)}
+    for name, default in defaults.items():
+        if not (default.is_scalar or default.is_callable):
+            raise ValueError(f"{table.name}.{name}: a default insert_row cannot give (a SQL expression)")
     # inline(): no id fetched back (PostgreSQL's implicit RETURNING) unless asked for.
-    return Statement(stmt.returning(table.c.id) if returning else stmt.inline())
+    return Statement(stmt.returning(table.c.id) if returning else stmt.inline(), defaults)
+
+
+def _default_value(default: ColumnDefault) -> Any:
+    # SQLAlchemy wraps a default function into one that takes the execution context; these take none.
+    return default.arg(None) if default.is_callable else default.arg
 
 
 class Outcome:
@@ -79,7 +100,8 @@ async def run(session: AsyncSession, statement: Statement | Query, /, **params: 
     """Runs the statement in the session's transaction."""
     connection = await _connection(session)
     compiled = statement.compiled(connection.dialect)
-    return await _execute(connection, compiled.sql, compiled.arguments(params), False, compiled.rows)
+    given = statement.filled(params) if isinstance(statement, Statement) else params
+    return await _execute(connection, compiled.sql, compiled.arguments(given), False, compiled.rows)
 
 
 async def run_many(session: AsyncSession, statement: Statement, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -87,7 +109,8 @@ async def run_many(session: AsyncSession, statement: Statement, rows: Sequence[M
     if rows:
         connection = await _connection(session)
         compiled = statement.compiled(connection.dialect)
-        await _execute(connection, compiled.sql, [compiled.arguments(values) for values in rows], True, compiled.rows)
+        arguments = [compiled.arguments(statement.filled(values)) for values in rows]
+        await _execute(connection, compiled.sql, arguments, True, compiled.rows)
 
 
 async def rows(session: AsyncSession, statement: Statement | Query, /, **params: Any) -> list[Row]:

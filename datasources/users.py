@@ -12,11 +12,11 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from datasources.clock import utcnow
 from datasources.errors import Conflict, InvalidInput, NotFound
 from datasources.models import ApiUser
-from datasources.models.base import utcnow
 
-SCOPES = ("shop", "catalogue", "admin")
+SCOPES = ("shop", "catalogue", "admin", "metrics")
 MAX_NAME_LENGTH = 64
 MIN_SECRET_LENGTH = 8
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)

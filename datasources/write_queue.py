@@ -38,7 +38,9 @@ class WriteQueue:
                     raise
         except TimeoutError:
             # What SQLite says when its busy timeout runs out, so that both are the same outage (503).
-            raise sqlite3.OperationalError("database is locked: no turn to write within the timeout") from None
+            busy = sqlite3.OperationalError("database is locked: no turn to write within the timeout")
+            busy.sqlite_errorcode, busy.sqlite_errorname = sqlite3.SQLITE_BUSY, "SQLITE_BUSY"
+            raise busy from None
 
     def leave(self, _transaction: asyncio.Future[Any] | None = None) -> None:
         """Called when the transaction has ended (committed or rolled back), not when its caller left."""

@@ -3,7 +3,7 @@
 A 1000-article page allocates some half a million objects that live until its response is sent. With
 Python's default thresholds (700, 10, 10) the cyclic collector then runs hundreds of times during such a
 request, and its full collections walk everything alive, the startup heap included: measured, about half
-of that page's CPU (bench/catalogue.py prints the collector's share). So a server process freezes what
+of that page's CPU (bench/catalogue/main.py prints the collector's share). So a server process freezes what
 exists once the app is built (modules, schema: never garbage) and raises the first threshold; reference
 counting still frees almost every object the moment it is no longer used.
 

@@ -29,13 +29,14 @@ def response_media_type(accept: str) -> str:
         media, _, parameters = part.partition(";")
         media = media.strip().lower()
         if media in ranks:
-            ranks[media] = _quality(parameters)
+            ranks[media] = quality(parameters)
     if ranks[GRAPHQL_RESPONSE] > 0 and ranks[GRAPHQL_RESPONSE] >= ranks[JSON]:
         return GRAPHQL_RESPONSE
     return JSON
 
 
-def _quality(parameters: str) -> float:
+def quality(parameters: str) -> float:
+    """The weight `q` of a media range's parameters (`; q=0.5`), 1 without one."""
     for parameter in parameters.split(";"):
         name, _, value = parameter.partition("=")
         if name.strip().lower() == "q":

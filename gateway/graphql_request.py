@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 from strawberry.http import GraphQLRequestData
 
+from rest_compat.body import not_utf8_at
+
 # GET's parameters that hold JSON; `null` means none.
 _JSON_PARAMETERS = ("variables", "extensions")
 # The parts of a GraphQL-over-HTTP request; Strawberry's own messages name them in backticks.
@@ -65,6 +67,9 @@ def _loads(data: str | bytes, part: str | None) -> object:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
+        not_utf8 = not_utf8_at(data) if isinstance(data, bytes) else None
+        if not_utf8 is not None:  # GraphQL over HTTP is UTF-8 only
+            raise InvalidGraphQLRequest(f"{not_utf8}; GraphQL requests are UTF-8", part or "body") from None
         path = _surrogate_at(data)
         field = ".".join(name for name in (part, path) if name) or "body"
         raise InvalidGraphQLRequest(f"the request is not valid JSON: {error}", field) from None

@@ -6,12 +6,16 @@ using the same typed context as the REST layer, Apollo's automatic persisted que
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
+import orjson
+import strawberry
 from cross_web import HTTPException as TransportError
 from graphql import GraphQLError
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
@@ -19,17 +23,33 @@ from strawberry.http import GraphQLRequestData
 from strawberry.http.base import BaseRequestProtocol
 from strawberry.http.types import QueryParams
 from strawberry.schema.exceptions import InvalidOperationTypeError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
 
-from gateway import graphql_http, graphql_request
+from gateway import graphql_csv, graphql_http, graphql_request
+from gateway.auth.tokens import TokenClaims
 from gateway.errors import error_response
+from gateway.live import sse
+from gateway.live.token_watch import token_ended
+from gateway.live.transport import LiveTransport, TextWebSocketAdapter, TransportWSHandler, websocket_context
 from gateway.ui import pages
+from rest_compat import conditional
 from rest_compat.errors import ApiError
 from rest_compat.responses import encode_json
+from schema.conditional import VersionOperations
 from schema.context import Context
+from schema.execution import Executor
 from schema.execution.persisted import InvalidPersistedQuery, PersistedQueries, PersistedQueryNotFound
 from schema.limits import DocumentLimits
+from schema.schema import Schema
 
+# The request headers a GET query's answer depends on beside its query string: its ETag names them.
+VARY = ("Accept", "Accept-Encoding")
+SUBSCRIPTIONS_OVER_WEBSOCKET = (
+    "subscriptions are served over WebSocket at /graphql (graphql-transport-ws), or as an event stream "
+    "(Accept: text/event-stream)"
+)
 # Transport failures (bad content type, malformed JSON, no query) get the contract's error body too.
 _CODES = {405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
 
@@ -49,11 +69,37 @@ def _transport_error(error: TransportError) -> ApiError:
     return ApiError(code, error.reason, info)
 
 
+class SubscriptionRequested(graphql_request.InvalidGraphQLRequest):
+    """A subscription, which one JSON answer cannot carry: refused as such, or run as an event stream."""
+
+    def __init__(self, document: str) -> None:
+        super().__init__(SUBSCRIPTIONS_OVER_WEBSOCKET, "query")
+        self.document = document
+
+
 class GraphQLView(GraphQL[Context, None]):
-    def __init__(self, *args: Any, persisted_bytes: int = DocumentLimits().persisted_bytes, **kwargs: Any) -> None:
+    # Subscriptions over WebSocket: graphql-transport-ws only, whose handler checks tokens (gateway/live).
+    protocols = (GRAPHQL_TRANSPORT_WS_PROTOCOL,)
+    graphql_transport_ws_handler_class = TransportWSHandler
+    websocket_adapter_class = TextWebSocketAdapter
+
+    def __init__(
+        self,
+        *args: Any,
+        persisted_bytes: int = DocumentLimits().persisted_bytes,
+        live: LiveTransport | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.live = live or LiveTransport()
+        kwargs.setdefault("subscription_protocols", self.protocols)
+        kwargs.setdefault("max_subscriptions_per_connection", self.live.settings.per_connection)
+        kwargs.setdefault("connection_init_wait_timeout", timedelta(seconds=self.live.settings.init_seconds))
         super().__init__(*args, **kwargs)
         # The texts kept under persisted-query hashes, per process (GATEWAY_GRAPHQL_PERSISTED_BYTES).
         self.persisted = PersistedQueries(persisted_bytes)
+        # The operations that read a GET query's version, for its ETag (schema/conditional.py).
+        assert isinstance(self.schema, strawberry.Schema)
+        self.versions = VersionOperations(self.schema._schema)
 
     def decode_json(self, data: str | bytes) -> object:
         return graphql_request.decode(data)
@@ -72,6 +118,7 @@ class GraphQLView(GraphQL[Context, None]):
         return data
 
     async def process_result(self, request: Request, result: ExecutionResult) -> Any:
+        request.state.graphql_result = result  # a CSV answer is made of it (graphql_csv.py)
         processed = await super().process_result(request, result)
         if getattr(request.state, "graphql_outcome", graphql_http.Outcome()).without_data:
             processed.pop("data", None)
@@ -104,6 +151,9 @@ class GraphQLView(GraphQL[Context, None]):
             return ExecutionResult(data=None, errors=[error])
         except InvalidPersistedQuery as invalid:
             raise graphql_request.InvalidGraphQLRequest(str(invalid), "extensions.persistedQuery") from None
+        # A GET answered once (not an event stream): it may be conditional.
+        if request.method == "GET" and document.text is not None and hasattr(request.state, "graphql_accept"):
+            await self._check_version(request, context, document.text, request_data)
         try:
             result = await super().execute_single(
                 request=request,
@@ -114,12 +164,44 @@ class GraphQLView(GraphQL[Context, None]):
                 request_data=replace(request_data, query=document.text),
             )
         except TransportError as error:
-            if isinstance(error.__cause__, InvalidOperationTypeError):
+            cause = error.__cause__
+            if isinstance(cause, InvalidOperationTypeError) and cause.operation_type == OperationType.SUBSCRIPTION:
+                assert document.text is not None  # it parsed
+                raise SubscriptionRequested(document.text) from None
+            if isinstance(cause, InvalidOperationTypeError):
                 raise TransportError(405, error.reason) from None
             raise
         if result.data is not None:  # it parsed, validated and ran: worth keeping under its hash
             self.persisted.keep(document)
         return self._answer(request, sub_response, result)
+
+    async def _check_version(
+        self, request: Request, context: Context, document: str, request_data: GraphQLRequestData
+    ) -> None:
+        """A GET query of fields with versions (schema/conditional.py): its tag, read before the query runs
+        (so never newer than its answer), kept for the answer; NotModified when If-None-Match names it."""
+        operation = self.versions.of(document, request_data.operation_name)
+        if operation is None:
+            return
+        schema = self.schema
+        assert isinstance(schema, Schema)
+        if not schema.within_budget(
+            document, request_data.operation_name, request_data.variables, context.document_limits
+        ):
+            return  # refused when it runs, before anything is read: no version either
+        executor: Executor = request.state.executor
+        result = await executor.execute(operation, request_data.variables, context)
+        if result.errors or result.data is None:
+            return  # the query itself reports what failed
+        version = orjson.dumps(result.data, option=orjson.OPT_SORT_KEYS).decode()
+        tag = conditional.request_tag(request, "graphql", version, "", request.state.graphql_accept)
+        request.state.graphql_tag = tag
+        try:
+            header = conditional.if_none_match(request)
+        except conditional.InvalidIfNoneMatch as invalid:
+            raise graphql_request.InvalidGraphQLRequest(invalid.description, "If-None-Match") from None
+        if header is not None and conditional.matches(header, tag):
+            raise NotModified(tag)
 
     @staticmethod
     def _answer(request: Request, sub_response: Response, result: ExecutionResult) -> ExecutionResult:
@@ -134,7 +216,8 @@ class GraphQLView(GraphQL[Context, None]):
         return result
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:
-        assert isinstance(request, Request)
+        if isinstance(request, WebSocket):
+            return websocket_context(request)
         return replace(Context.from_request(request), client_document=True)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -147,14 +230,105 @@ class GraphQLView(GraphQL[Context, None]):
             scope = {**scope, "method": "GET"}
         request = Request(scope=scope, receive=receive)
         try:
-            response = await self.run(request)
-            if getattr(request.state, "graphql_media_type", None) == graphql_http.GRAPHQL_RESPONSE:
-                response.headers["content-type"] = graphql_http.GRAPHQL_RESPONSE
+            if scope["method"] != "HEAD" and sse.requested(request.headers.get("accept", "")):
+                response = await self._event_stream(request)
+            else:
+                response = await self._answer_once(request)
+        except NotModified as unchanged:
+            response = conditional.not_modified(unchanged.tag, cache_control=None, vary=VARY)
         except TransportError as error:
             response = error_response(_transport_error(error))
         except graphql_request.InvalidGraphQLRequest as invalid:
             response = error_response(ApiError.invalid(invalid.description, field=invalid.field))
         await response(scope, receive, send)
+
+    async def _answer_once(self, request: Request) -> Response:
+        """JSON (or CSV), as GraphQL over HTTP has it; a GET query of versioned fields with its ETag, or 304
+        (NotModified) when If-None-Match names it."""
+        # The client's Accept, for the tag (a CSV request is run as one for graphql-response+json).
+        request.state.graphql_accept = request.headers.get("accept", "")
+        wanted = graphql_csv.requested(request)
+        if wanted is not None:
+            # Run as for graphql-response+json: its statuses are those of errors answered as JSON.
+            request = Request(scope=_accepting(request.scope, graphql_http.GRAPHQL_RESPONSE), receive=request.receive)
+        response = await self.run(request)
+        if getattr(request.state, "graphql_media_type", None) == graphql_http.GRAPHQL_RESPONSE:
+            response.headers["content-type"] = graphql_http.GRAPHQL_RESPONSE
+        response = response if wanted is None else _csv_answer(request, response, wanted)
+        _tag(request, response)
+        return response
+
+    async def _event_stream(self, request: Request) -> Response | sse.EventStream:
+        """The operation's results as an event stream (gateway/live/sse.py); a request that is no operation
+        (malformed, a batch) is refused as on any request, before the stream starts."""
+        adapter = self.request_adapter_class(request)
+        sub_response = await self.get_sub_response(request)
+        context = await self.get_context(request, response=sub_response)
+        data = await self.parse_http_body(adapter)
+        if isinstance(data, list):
+            raise graphql_request.InvalidGraphQLRequest("a batch cannot be answered as an event stream", "body")
+        results: sse.Results
+        try:
+            result = await self.execute_single(request, adapter, sub_response, context, None, data)
+            results = sse.one(result)
+        except SubscriptionRequested as subscription:
+            subscribe = partial(self._subscribe, subscription.document, data, context)
+            results = sse.counted(self.live, context.user, subscribe)
+
+        async def encode(result: ExecutionResult) -> bytes:
+            return self.encode_json(await self.process_result(request, result))
+
+        claims: TokenClaims | None = request.scope.get("auth")
+        watch = None
+        if claims is not None:
+            watch = partial(token_ended, claims, request.state.token_versions, self.live.token_check_seconds)
+        return sse.EventStream(results, encode, self.live, watch)
+
+    async def _subscribe(self, document: str, data: GraphQLRequestData, context: Context) -> sse.Results:
+        return await self.schema.subscribe(
+            document, data.variables, context, None, data.operation_name, data.extensions
+        )
+
+
+class NotModified(Exception):
+    """The query's answer would be the one the client holds: 304."""
+
+    def __init__(self, tag: str) -> None:
+        super().__init__(tag)
+        self.tag = tag
+
+
+def _tag(request: Request, response: Response) -> None:
+    """A GET query's tag on its answer: a whole answer, without errors."""
+    tag: str | None = getattr(request.state, "graphql_tag", None)
+    result: ExecutionResult | None = getattr(request.state, "graphql_result", None)
+    if tag is not None and response.status_code == 200 and result is not None and not result.errors:
+        conditional.tagged(response, tag, vary=VARY)
+
+
+def _accepting(scope: Scope, media_type: str) -> Scope:
+    headers = [(name, value) for name, value in scope["headers"] if name.lower() != b"accept"]
+    return {**scope, "headers": [*headers, (b"accept", media_type.encode())]}
+
+
+def _csv_answer(request: Request, response: Response, wanted: graphql_csv.CsvRequest) -> Response:
+    """The result's first list as CSV; the JSON answer as it is where there is none to give (errors: 4xx)."""
+    result: ExecutionResult | None = getattr(request.state, "graphql_result", None)
+    if response.status_code != 200 or result is None:
+        return response
+    found = None if result.errors else graphql_csv.first_list(result.data)
+    if found is None:
+        errors = [error.formatted for error in result.errors or ()] or [
+            {"message": "the result has no list to answer as CSV", "extensions": {"code": "not_acceptable"}}
+        ]
+        body = encode_json({"data": result.data, "errors": errors})
+        return Response(body, status_code=406, media_type=graphql_http.GRAPHQL_RESPONSE)
+    name, items = found
+    return StreamingResponse(
+        graphql_csv.encoded(name, items, wanted.bom),
+        media_type=graphql_csv.MEDIA_TYPE,
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def _require_json(content_type: str) -> None:

@@ -10,6 +10,15 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
+from rest_compat.conditional import (
+    current_version,
+    if_none_match,
+    matches,
+    not_modified,
+    request_tag,
+    tagged,
+    unchanged,
+)
 from rest_compat.errors import ApiError
 from rest_compat.execution import base_url, run_operation
 from rest_compat.links import article_href, link, path_segment, to_article
@@ -105,6 +114,15 @@ ARTICLE = Shape(
     }
 )
 
+# The GraphQL fields of the types these shapes show that REST leaves out, and why: every other field of those
+# types must be in a shape (tests/rest_compat/test_field_coverage.py), so a new field is a decision.
+GRAPHQL_ONLY = {
+    "Article": {
+        "media": "GET /www/artikelmedia/{ArtNr} lists them",
+        "version": "the answer's ETag is made of it (rest_compat/conditional.py)",
+    }
+}
+
 # The single article adds what only its samples show.
 SINGLE_ARTICLE = ARTICLE.extend(
     ArtGewicht=Field("weight"),
@@ -157,15 +175,28 @@ NUMBERS_DOCUMENT = (
 )
 
 
+# The version of what an answer holds (schema/catalogue/versions.py), for its ETag: a page's is read with
+# it; a single article's under this hidden key, removed before reshaping.
+VERSION = "_version"
+LIST_ARGUMENTS = "$limit: Int, $offset: Int!, $sort: [ArticleSortInput!]"
+LIST_VERSION = (
+    f"query ArticleListVersion({LIST_ARGUMENTS}, {VIEW_VARIABLES}) "
+    f"{{ articlesVersion(limit: $limit, offset: $offset, sort: $sort, {VIEW_ARGUMENTS}) }}"
+)
+SINGLE_VERSION = (
+    f"query ArticleVersion($number: String!, {VIEW_VARIABLES}) {{ articleVersion(number: $number, {VIEW_ARGUMENTS}) }}"
+)
+
+
 @lru_cache(maxsize=256)
 def list_operation(fields: tuple[str, ...] | None, *, numbered: bool = False) -> tuple[Shape, str]:
     """A page; `numbered`: each article with its ArtNr in ORDER too."""
     shape = ARTICLE.select(fields)
     selection = _numbered(shape) if numbered else shape.selection()
     document = (
-        f"query ArticleList($limit: Int, $offset: Int!, $sort: [ArticleSortInput!], {VIEW_VARIABLES}) "
+        f"query ArticleList({LIST_ARGUMENTS}, {VIEW_VARIABLES}) "
         f"{{ articles(limit: $limit, offset: $offset, sort: $sort, {VIEW_ARGUMENTS}) "
-        f"{{ hasNextPage items {selection} }} }}"
+        f"{{ hasNextPage version items {selection} }} }}"
     )
     return shape, document
 
@@ -192,12 +223,12 @@ def single_operation(fields: tuple[str, ...] | None) -> tuple[Shape, str]:
     shape = SINGLE_ARTICLE.select(fields)
     document = (
         f"query Article($number: String!, {VIEW_VARIABLES}) "
-        f"{{ article(number: $number, {VIEW_ARGUMENTS}) {shape.selection()} }}"
+        f"{{ article(number: $number, {VIEW_ARGUMENTS}) {{ {VERSION}: version {shape.selection()[1:]} }}"
     )
     return shape, document
 
 
-def _view_variables(params: QueryParams) -> dict[str, Any]:
+def view_variables(params: QueryParams) -> dict[str, Any]:
     return {
         "language": params.text("adrsprache"),
         "currency": params.text("waehrabk"),
@@ -207,19 +238,32 @@ def _view_variables(params: QueryParams) -> dict[str, Any]:
 
 async def article_list(request: Request) -> Response:
     params = QueryParams(request)
+    fields = params.names("fields")  # checked before anything is read
+    header = if_none_match(request)
     limit = params.integer("limit", default=0)
     offset = params.integer("offset", default=0)
     variables = {
         "limit": limit or None,  # 0 means unlimited
         "offset": offset,
         "sort": params.sorts("sorts", SORTS),
-        **_view_variables(params),
+        **view_variables(params),
     }
+    base = base_url(request)
     if limit and limit <= PAGE:
-        shape, document = list_operation(params.names("fields"))
+        shape, document = list_operation(fields)
+        if (answer := await unchanged(request, document, base, LIST_VERSION, variables)) is not None:
+            return answer
         page = (await run_operation(request, document, variables, PARAMETERS))["articles"]
-        return _page(request, params, shape, page["items"], page["hasNextPage"])
-    return await _long_list(request, params, variables)
+        tag = request_tag(request, document, page["version"], base)
+        return tagged(_page(request, params, shape, page["items"], page["hasNextPage"]), tag)
+    # A long list's tag is read first, for the whole list: its parts are read one after another.
+    version = await current_version(request, LIST_VERSION, variables)
+    if version is None:  # it failed: the list reports why
+        return await _long_list(request, params, variables)
+    tag = request_tag(request, list_operation(fields, numbered=True)[1], version, base)
+    if header is not None and matches(header, tag):
+        return not_modified(tag)
+    return tagged(await _long_list(request, params, variables), tag)
 
 
 def _page(request: Request, params: QueryParams, shape: Shape, items: list[dict[str, Any]], more: bool) -> Response:
@@ -248,7 +292,7 @@ async def _long_list(request: Request, params: QueryParams, variables: dict[str,
     numbers = numbers[:limit]
     parts = [numbers[start : start + PART] for start in range(PAGE, len(numbers), PART)]
     part_shape, part_document = part_operation(fields)
-    view = _view_variables(params)
+    view = view_variables(params)
     base = base_url(request)
 
     async def part(numbers: list[str]) -> list[dict[str, Any]]:
@@ -290,8 +334,12 @@ def _page_links(request: Request, params: QueryParams, more: bool) -> list[Link]
 async def article_detail(request: Request) -> Response:
     params = QueryParams(request)
     shape, document = single_operation(params.names("fields"))
-    variables = {"number": request.path_params["number"], **_view_variables(params)}
+    variables = {"number": request.path_params["ArtNr"], **view_variables(params)}
+    base = base_url(request)
+    if (answer := await unchanged(request, document, base, SINGLE_VERSION, variables)) is not None:
+        return answer
     article = (await run_operation(request, document, variables, PARAMETERS))["article"]
     if article is None:
-        raise ApiError.not_found("no such article", ArtNr=request.path_params["number"])
-    return JsonResponse({"data": shape.reshape(article, base_url(request))})
+        raise ApiError.not_found("no such article", ArtNr=request.path_params["ArtNr"])
+    tag = request_tag(request, document, article.pop(VERSION), base)
+    return tagged(JsonResponse({"data": shape.reshape(article, base)}), tag)

@@ -27,10 +27,26 @@ async def json_object(request: Request, *, allow_empty: bool = False) -> dict[st
     try:
         data = orjson.loads(raw.decode(charset) if charset != "utf-8" else raw)
     except (orjson.JSONDecodeError, UnicodeDecodeError) as error:
+        not_utf8 = not_utf8_at(raw) if charset == "utf-8" else None
+        if not_utf8 is not None:
+            raise ApiError("invalid_request", f"{not_utf8}; {LATIN1_ACCEPTED}") from None
         raise ApiError("invalid_request", f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise ApiError("invalid_request", "the body must be a JSON object")
     return data
+
+
+LATIN1_ACCEPTED = "send UTF-8, or ISO-8859-1 declared as such: Content-Type: application/json; charset=iso-8859-1"
+
+
+def not_utf8_at(raw: bytes) -> str | None:
+    """What is wrong with a body that is not UTF-8, by its first offending byte; None when it is UTF-8. Asked only
+    once parsing failed: orjson checks the encoding itself, and says only that it is not UTF-8."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"the body is not UTF-8: byte {error.start} (0x{raw[error.start]:02X}) is not valid there"
+    return None
 
 
 def _charset(parameters: str) -> str:

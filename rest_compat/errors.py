@@ -17,6 +17,7 @@ STATUS_BY_CODE = {
     "method_not_allowed": 405,
     "request_timeout": 408,
     "conflict": 409,
+    "gone": 410,
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "unprocessable": 422,

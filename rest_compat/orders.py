@@ -77,7 +77,7 @@ CONVERT = (
 
 
 async def order_detail(request: Request) -> Response:
-    number = request.path_params["number"]
+    number = request.path_params["AuftNr"]
     order = (await run_operation(request, READ, {"number": number}))["order"]
     if order is None:
         raise ApiError.not_found("no such order", AuftNr=number)

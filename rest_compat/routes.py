@@ -9,22 +9,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from rest_compat import addresses, articles, customers, log, media, offers, openapi, orders, zugferd
+from rest_compat import addresses, article_changes, articles, customers, log, media, offers, openapi, orders, zugferd
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 RESOURCES: Mapping[str, Mapping[str, Endpoint]] = {
     "/www/artikel": {"GET": articles.article_list},
-    "/www/artikel/{number}": {"GET": articles.article_detail},
-    "/www/artikelmedia/{number}": {"GET": media.media_list},
-    "/www/artikelmediadaten/{id}": {"GET": media.media_content},
+    "/www/artikel/{ArtNr}": {"GET": articles.article_detail},
+    "/www/artikelaenderungen": {"GET": article_changes.article_changes},
+    "/www/artikelmedia/{ArtNr}": {"GET": media.media_list},
+    "/www/artikelmediadaten/{IDKey}": {"GET": media.media_content},
     "/www/kunden": {"POST": customers.customer_create},
-    "/www/kunden/{number}": {"GET": customers.customer_detail},
+    "/www/kunden/{DebiNr}": {"GET": customers.customer_detail},
     "/www/adressen": {"GET": addresses.addresses_of_customer},
-    "/www/adressen/{number}": {"GET": addresses.address_detail, "PATCH": addresses.address_update},
+    "/www/adressen/{AdrNr}": {"GET": addresses.address_detail, "PATCH": addresses.address_update},
     "/www/adressensuche": {"GET": addresses.address_search},
     "/www/auftrag": {"POST": orders.order_create, "PUT": orders.order_from_offer},
-    "/www/auftrag/{number}": {"GET": orders.order_detail},
+    "/www/auftrag/{AuftNr}": {"GET": orders.order_detail},
     "/www/offerte": {"GET": offers.offer_detail, "POST": offers.offer_create, "PATCH": offers.offer_update},
     "/www/zugferd": {"POST": zugferd.zugferd, "OPTIONS": zugferd.zugferd_options},
     "/www/log": {"DELETE": log.delete_logs},

@@ -7,9 +7,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
+from datasources.catalogue.aggregate_cache import CheckedAggregates
+from datasources.catalogue.changes import DEFAULT_RETENTION
 from datasources.database import Database
+from datasources.einvoice.workfiles import DEFAULT_MAX_BYTES as DEFAULT_MAX_WORK_BYTES
+from datasources.live import Hub
+from datasources.live.catalogue import CatalogueWatch
 from schema.batches import FieldBatches
 from schema.catalogue.loaders import CatalogueLoaders
 from schema.customers.loaders import CustomerLoaders
@@ -25,18 +30,31 @@ class Context:
     request_id: str
     log_dir: Path
     work_dir: Path
+    max_work_bytes: int = DEFAULT_MAX_WORK_BYTES
+    webhook_allow_private: bool = False  # GATEWAY_WEBHOOK_ALLOW_PRIVATE: endpoints on private addresses
     limits: RequestLimits = field(default_factory=RequestLimits)
     document_limits: DocumentLimits = field(default_factory=DocumentLimits)
+    changes_retention: float = DEFAULT_RETENTION  # GATEWAY_CHANGES_RETENTION: the change feed's tombstones
     # True for a client's document (/graphql): held to the cost budget and the page size. The REST
     # routes' documents are the gateway's own.
     client_document: bool = False
     # Closes and reopens this process's log files (after deleting them, so their space is freed at once).
     reopen_logs: Callable[[], None] = lambda: None
+    # This process's live feed (subscriptions); None where nothing serves them.
+    live: Hub | None = None
+    # This process's watch of the catalogue's changes (the catalogueChanges subscription); None likewise.
+    catalogue_watch: CatalogueWatch | None = None
 
     @cached_property
     def catalogue(self) -> CatalogueLoaders:
         # Built on first use, so a request that never touches the catalogue never builds them.
         return CatalogueLoaders(self.db)
+
+    @cached_property
+    def aggregates(self) -> CheckedAggregates:
+        # The process's kept facets and statistics, checked against the change stamps once per request.
+        postgresql = self.db.engine.dialect.name == "postgresql"
+        return CheckedAggregates(self.db.aggregates, self.db.reads, postgresql=postgresql)
 
     @cached_property
     def batches(self) -> FieldBatches:
@@ -53,14 +71,27 @@ class Context:
 
     @classmethod
     def from_request(cls, request: Request) -> Context:
-        state = request.state
+        return cls.from_connection(request, user=request.scope.get("user"), request_id=request.state.request_id)
+
+    @classmethod
+    def from_connection(
+        cls, connection: HTTPConnection, *, user: Principal | None, request_id: str, client_document: bool = False
+    ) -> Context:
+        """The context of a request or a WebSocket connection, from the app's state."""
+        state = connection.state
         return cls(
             db=state.db,
-            user=request.scope.get("user"),
-            request_id=state.request_id,
+            user=user,
+            request_id=request_id,
             log_dir=state.log_dir,
             work_dir=state.work_dir,
+            max_work_bytes=state.max_work_bytes,
+            webhook_allow_private=state.webhook_allow_private,
             limits=state.limits,
             document_limits=state.document_limits,
+            changes_retention=state.changes_retention,
+            client_document=client_document,
             reopen_logs=state.reopen_logs,
+            live=getattr(state, "live", None),
+            catalogue_watch=getattr(state, "catalogue_watch", None),
         )

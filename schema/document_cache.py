@@ -15,9 +15,9 @@ from typing import Any
 
 from graphql import DocumentNode, GraphQLError, parse
 from strawberry.extensions import SchemaExtension
-from strawberry.schema.schema import validate_document
 
 from schema.execution.lru import WeightedLRU, weight
+from schema.limits.validation import validate
 
 
 @dataclass
@@ -80,7 +80,7 @@ class CachedDocuments(SchemaExtension):
         assert context.query is not None and context.graphql_document is not None
         errors = self.cache.validation(context.query, context.validation_rules)
         if errors is None:
-            errors = validate_document(context.schema._schema, context.graphql_document, context.validation_rules)
+            errors = validate(context.schema._schema, context.graphql_document, context.validation_rules)
             self.cache.validated(context.query, context.validation_rules, errors)
         context.pre_execution_errors = errors
         yield

@@ -14,7 +14,8 @@ from strawberry.permission import BasePermission
 class Scope(Enum):
     CATALOGUE = "catalogue"  # read-only catalogue
     SHOP = "shop"  # every /www route and GraphQL operation
-    ADMIN = "admin"  # shop, and deleting the log files
+    ADMIN = "admin"  # shop, metrics, webhooks, and deleting the log files
+    METRICS = "metrics"  # GET /metrics and nothing else (gateway/middleware/auth.py): for Prometheus
 
     def implied(self) -> frozenset[Scope]:
         return _IMPLIED[self]
@@ -23,7 +24,8 @@ class Scope(Enum):
 _IMPLIED = {
     Scope.CATALOGUE: frozenset({Scope.CATALOGUE}),
     Scope.SHOP: frozenset({Scope.CATALOGUE, Scope.SHOP}),
-    Scope.ADMIN: frozenset({Scope.CATALOGUE, Scope.SHOP, Scope.ADMIN}),
+    Scope.ADMIN: frozenset({Scope.CATALOGUE, Scope.SHOP, Scope.ADMIN, Scope.METRICS}),
+    Scope.METRICS: frozenset({Scope.METRICS}),
 }
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import NewType
 
 import strawberry
 from strawberry.types.scalar import ScalarDefinition
 
 UtcDateTime = NewType("UtcDateTime", dt.datetime)
+
+
+def float_or_none(value: Decimal | None) -> float | None:
+    """A stored decimal as a GraphQL Float (the interface's float fields), None as null."""
+    return None if value is None else float(value)
 
 
 # The texts of the datetimes serialised last, by object: the reads hand out one object per distinct stored

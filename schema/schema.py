@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from typing import Any
 
 import strawberry
-from graphql import ASTValidationRule, GraphQLError
-from strawberry.extensions import AddValidationRules, MaxTokensLimiter
+from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, parse
+from strawberry.extensions import MaxTokensLimiter
 from strawberry.schema.config import StrawberryConfig
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+from strawberry.schema.schema import DEFAULT_ALLOWED_OPERATION_TYPES, StrawberryGraphQLCoreExecutionContext
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext, ExecutionResult
+from strawberry.types.graphql import OperationType
 
+from schema.analytics.queries import AnalyticsQuery
+from schema.catalogue.changes import CatalogueChangeQuery
+from schema.catalogue.mutations import CatalogueMutation
 from schema.catalogue.queries import CatalogueQuery
+from schema.catalogue.versions import CatalogueVersionQuery
 from schema.customers.mutations import CustomerMutation
 from schema.customers.queries import CustomerQuery
 from schema.document_cache import CachedDocuments, DocumentCache
@@ -20,10 +27,10 @@ from schema.einvoice.mutations import EInvoiceMutation
 from schema.errors import with_codes
 from schema.execution import CompilingExecutor, PlanCache
 from schema.limits import DocumentLimits
-from schema.limits.aliases import aliases_rule
 from schema.limits.budget import CostBudget
-from schema.limits.depth import depth_rule
 from schema.limits.operation import OperationLimits
+from schema.limits.rules import ValidationRules, validation_rules
+from schema.live.subscriptions import LiveSubscription
 from schema.logs.mutations import LogsMutation
 from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
@@ -43,8 +50,22 @@ MAX_TOKENS = DocumentLimits().max_tokens
 PLAN_CACHE_BYTES = DocumentLimits().cache_bytes
 
 
-Query = merge_types("Query", (CatalogueQuery, CustomerQuery, SalesQuery, WebhookQuery))
-Mutation = merge_types("Mutation", (CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation, WebhookMutation))
+Query = merge_types(
+    "Query",
+    (
+        CatalogueQuery,
+        CatalogueVersionQuery,
+        CatalogueChangeQuery,
+        AnalyticsQuery,
+        CustomerQuery,
+        SalesQuery,
+        WebhookQuery,
+    ),
+)
+Mutation = merge_types(
+    "Mutation",
+    (CatalogueMutation, CustomerMutation, SalesMutation, EInvoiceMutation, LogsMutation, WebhookMutation),
+)
 
 
 class Schema(strawberry.Schema):
@@ -54,6 +75,7 @@ class Schema(strawberry.Schema):
         compiled: bool = True,
         plan_cache_bytes: int = PLAN_CACHE_BYTES,
         documents: DocumentCache | None = None,
+        budget: CostBudget | None = None,
         **kwargs: Any,
     ) -> None:
         # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
@@ -64,8 +86,14 @@ class Schema(strawberry.Schema):
         self.plans = PlanCache(plan_cache_bytes)
         # Parsed and validated documents, when an extension parses through them (build_schema's do).
         self.documents = documents
+        # The cost models of its client documents' budget (OperationLimits), shared with within_budget.
+        self.budget = budget or CostBudget()
 
     async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+        # A subscription runs as a stream (gateway/live), never as one result: refused here, not failed in
+        # its resolver.
+        allowed = kwargs.get("allowed_operation_types") or DEFAULT_ALLOWED_OPERATION_TYPES
+        kwargs["allowed_operation_types"] = set(allowed) - {OperationType.SUBSCRIPTION}
         result = await super().execute(*args, **kwargs)
         if result.errors:
             context = kwargs.get("context_value", args[2] if len(args) > 2 else None)
@@ -75,30 +103,76 @@ class Schema(strawberry.Schema):
             )
         return result
 
+    async def stream(self, *args: Any, **kwargs: Any) -> Any:
+        # A subscription's results (and any operation's over WebSocket or an event stream) get the error
+        # codes of every answer, as execute's do: an unexpected error is masked and logged, an outage is
+        # `unavailable`, never a database message.
+        results = await super().stream(*args, **kwargs)
+        context = kwargs.get("context_value", args[2] if len(args) > 2 else None)
+        return _coded(results, context)
+
+    def within_budget(self, text: str, operation_name: str | None, variables: Any, limits: DocumentLimits) -> bool:
+        """Whether a client's document parses within the token limit and its operation is within the cost
+        budget: what a conditional GET checks before it reads any version (the query itself is checked again,
+        fully, when it runs)."""
+        options = {"max_tokens": limits.max_tokens}
+        try:  # through the document cache where there is one: the query's own run then parses nothing
+            if self.documents is not None:
+                document = self.documents.parsed(text, options)
+            else:
+                document = parse(text, max_tokens=limits.max_tokens)
+        except GraphQLError:
+            return False
+        operation = _operation_named(document, operation_name)
+        if operation is None:
+            return False
+        sent = variables if isinstance(variables, dict) else {}
+        return self.budget.refusal(self._schema, limits, document, operation, sent) is None
+
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
         # Expected errors are answers, not incidents; with_codes logs the unexpected ones once,
         # with the request id.
         return
 
 
+def _operation_named(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if name is None:
+        return operations[0] if len(operations) == 1 else None
+    return next((o for o in operations if o.name is not None and o.name.value == name), None)
+
+
+async def _coded(results: AsyncGenerator[Any, None], context: object) -> AsyncGenerator[Any, None]:
+    db = getattr(context, "db", None)
+    async with aclosing(results):
+        async for result in results:
+            if getattr(result, "errors", None):
+                result.errors = with_codes(
+                    result.errors, getattr(context, "request_id", "-"), getattr(db, "availability", None)
+                )
+            yield result
+
+
 def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None) -> Schema:
     limits = limits or DocumentLimits()
-    # The depth and alias rules are made once per schema: the validation cache compares the rules, and
-    # rules made per request would never match.
-    rules: list[type[ASTValidationRule]] = [depth_rule(limits.max_depth), aliases_rule(limits.max_aliases)]
+    # The rules are made once per schema: the validation cache compares the rules, and rules made per
+    # request would never match.
+    rules = validation_rules(limits)
     documents = DocumentCache(limits.cache_bytes)
     budget = CostBudget()
     return Schema(
         compiled=compiled,
         plan_cache_bytes=limits.cache_bytes,
         documents=documents,
+        budget=budget,
         query=Query,
         mutation=Mutation,
+        subscription=LiveSubscription,
         config=StrawberryConfig(scalar_map=SCALARS),
         extensions=[
             ExecutionTiming,
             # Factories: a fresh extension per request; the document cache is the schema's.
-            lambda: AddValidationRules(rules),
+            lambda: ValidationRules(rules),
             lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
             lambda: CachedDocuments(documents),
             lambda: OperationLimits(budget),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -16,12 +16,35 @@ from datasources.users import TokenVersion
 from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
 from gateway.settings import Settings
-from tests import databases
+from schema.execution import FALLBACKS
+from tests import databases, unclosed_connections
 from tests.catalogue_data import Catalogue, build_catalogue
 from tests.factories import Factory
 
 SECRET_KEY = "test-secret-key-that-is-long-enough-for-hs256-0123456789"
 TOKEN_USERS = ("shop-client", "other-shop", "operator", "webshop")
+
+
+@pytest.fixture(autouse=True)
+def no_graphql_fallback(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No operation a test runs, the REST routes' documents above all, is answered by the compiled plans
+    failing and graphql-core running every resolver again (a bug that only a log line and a metric show);
+    a test that means to make one is marked `fallback`."""
+    before = FALLBACKS.copy()
+    yield
+    if request.node.get_closest_marker("fallback") is None:
+        again = FALLBACKS - before
+        assert not again, f"graphql-core ran again after the compiled run of {dict(again)} (gateway.log says why)"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def connections_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every database connection a test file opened is closed by its end. One left open surfaces only when the
+    collector takes it (a driver's ResourceWarning, an error here), in whichever later test that happens: the
+    collection at each file's end names the file that left it (tests/unclosed_connections.py)."""
+    yield
+    left = unclosed_connections.collected()
+    assert not left, f"{request.path} left {len(left)} database connections unclosed: {left}"
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from datasources.database_file import sqlite_file
 from tests import databases
 
 SECRET_KEY = "real-server-test-secret-key-that-is-long-enough-0123456789"
@@ -119,6 +120,9 @@ class GatewayServer:
     extra_env: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    # Run in the child before `gateway serve` starts (tests/faults/test_sqlite_faults.py drops root's right
+    # to write any file, so that a file made read-only is read-only to the server too).
+    preexec: Callable[[], None] | None = None
 
     @property
     def base_url(self) -> str:
@@ -154,10 +158,19 @@ class GatewayServer:
         )
 
     def add_user(self, name: str, secret: str, *scopes: str) -> None:
+        file = sqlite_file(self.env["GATEWAY_DATABASE_URL"])
+        if file is not None and not file.exists():
+            self.run_cli("db", "upgrade")  # as an operator must: `gateway users add` creates no database
         scope_args = [part for scope in scopes or ("shop",) for part in ("--scope", scope)]
         self.run_cli("users", "add", name, *scope_args, stdin=secret + "\n")
 
     def start(self) -> GatewayServer:
+        self.launch()
+        self._wait_until_answering()
+        return self
+
+    def launch(self) -> subprocess.Popen[bytes]:
+        """Starts the process without waiting for it to answer."""
         self.directory.mkdir(parents=True, exist_ok=True)
         command = gateway_command("serve", "--host", "127.0.0.1", "--port", str(self.port), *self.serve_args)
         with (self.directory / "serve.out").open("wb") as out:
@@ -168,9 +181,9 @@ class GatewayServer:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stop() reaches every worker
+                preexec_fn=self.preexec,
             )
-        self._wait_until_answering()
-        return self
+        return self.process
 
     def _wait_until_answering(self) -> None:
         assert self.process is not None

@@ -38,7 +38,8 @@ def _pyproject() -> dict[str, Any]:
 
 def _requirements() -> list[Requirement]:
     project = _pyproject()["project"]
-    return [Requirement(text) for text in (*project["dependencies"], *project["optional-dependencies"]["test"])]
+    extras = project["optional-dependencies"]
+    return [Requirement(text) for text in (*project["dependencies"], *extras["test"], *extras["docs"])]
 
 
 def _build_requirements() -> list[Requirement]:
@@ -70,3 +71,34 @@ def test_the_pins_are_the_projects_own(file: str) -> None:
     lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
     options = [line for line in lines if line.startswith("-")]
     assert options == [], f"pip options in {file}: {options}"
+
+
+def _imported_distributions() -> set[NormalizedName]:
+    """The distributions of the third-party modules the gateway's packages import."""
+    import ast
+    import sys
+    from importlib.metadata import packages_distributions
+
+    owners = packages_distributions()
+    found: set[NormalizedName] = set()
+    for package in ("gateway", "rest_compat", "schema", "datasources"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.partition(".")[0]
+                    if top not in sys.stdlib_module_names and top in owners:
+                        found.update(canonicalize_name(owner) for owner in owners[top])
+    return found
+
+
+def test_every_third_party_package_the_gateway_imports_is_a_requirement() -> None:
+    # Whatever another requirement happens to bring along may leave with its next release; graphql-core,
+    # whose executor internals schema/execution runs on, came only with strawberry-graphql.
+    required = {canonicalize_name(requirement.name) for requirement in _requirements()}
+    assert _imported_distributions() - required - {canonicalize_name("erp-shop-gateway")} == set()

@@ -11,36 +11,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bindparam, exists, func, select
+from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bindparam, exists, func, null, select
 from sqlalchemy.orm import aliased
 
-from datasources.catalogue.ordering import DEFAULT_SORT, Sort, ordered, with_sort_keys
+from datasources import phkeys
+from datasources.catalogue.filters import ArticleFilter as ArticleFilter  # the list's filter, where it always was
+from datasources.catalogue.filters import FilterShape, condition_values, conditions
+from datasources.catalogue.ordering import DEFAULT_SORT, Sort, listed, with_sort_keys
 from datasources.catalogue.records import ArticleRecord
-from datasources.catalogue.search import SearchKind, search_condition, search_kind, search_values
-from datasources.catalogue.stock import has_available_stock
 from datasources.catalogue.view import DEFAULT_LANGUAGE
-from datasources.errors import InvalidInput
-from datasources.models import Article, ArticleAttribute, ArticleSortKey, TaxCode
+from datasources.models import Article, ArticleAttribute, ArticleChange, ArticleSortKey, TaxCode
 from datasources.models.article_order import GERMAN
-from datasources.reads import Query, Reads, Row, values_in
-
-EXPOSED_ATTRIBUTE = "RESTWEBSHOP"
-# A search text longer than any designation (varchar(255)) cannot match; SQLite also refuses LIKE
-# patterns over 50,000 bytes ("LIKE or GLOB pattern too complex").
-MAX_SEARCH_LENGTH = 255
-
-
-@dataclass(frozen=True, slots=True)
-class ArticleFilter:
-    group: str | None = None
-    article_class: str | None = None
-    search: str | None = None  # part of the number or of the designation, case-insensitive
-    available: bool | None = None  # True: positive stock in released warehouses
-    numbers: tuple[str, ...] | None = None  # ArtNr is one of these (a part of a list read in parts)
-
-    def __post_init__(self) -> None:
-        if self.search is not None and len(self.search) > MAX_SEARCH_LENGTH:
-            raise InvalidInput(f"search has at most {MAX_SEARCH_LENGTH} characters", field="filter.search")
+from datasources.reads import Query, Reads, Row, record_columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,41 +36,52 @@ class ArticleQuery:
 
 _standard_rate = select(TaxCode.rate).where(TaxCode.is_standard).scalar_subquery()
 _tax = aliased(TaxCode)
-_COLUMNS = (
-    Article.id,
-    Article.number,
-    Article.stock_managed,
-    Article.status,
-    Article.unit,
-    Article.colour,
-    func.coalesce(_tax.rate, _standard_rate).label("tax_rate"),
-    Article.group,
-    Article.article_class,
-    Article.procurement_type,
-    Article.processing_type,
-    Article.weight,
-    Article.modified_at,
-)
 
 
 def is_exposed() -> ColumnElement[bool]:
-    return exists().where(ArticleAttribute.article_id == Article.id, ArticleAttribute.key == EXPOSED_ATTRIBUTE)
+    return exists().where(ArticleAttribute.article_id == Article.id, ArticleAttribute.key == phkeys.EXPOSED)
 
 
-def _select_articles() -> Select[*tuple[Any, ...]]:
-    return select(*_COLUMNS).outerjoin(_tax, _tax.code == Article.tax_code).where(is_exposed())
+def _select_articles(designation: ColumnElement[Any] | Any) -> Select[*tuple[Any, ...]]:
+    """The articles' columns as ArticleRecord has them, with `designation` as its ArtBez, of exposed and hidden
+    ones alike: a page's order reads the exposure with its sort keys (ordering.listed), a single article the
+    attribute's index (is_exposed)."""
+    columns = record_columns(
+        ArticleRecord,
+        id=Article.id,
+        number=Article.number,
+        stock_managed=Article.stock_managed,
+        status=Article.status,
+        unit=Article.unit,
+        colour=Article.colour,
+        tax_rate=func.coalesce(_tax.rate, _standard_rate),
+        group=Article.group,
+        article_class=Article.article_class,
+        procurement_type=Article.procurement_type,
+        processing_type=Article.processing_type,
+        weight=Article.weight,
+        modified_at=Article.modified_at,
+        designation=designation,
+        change_position=ArticleChange.position,
+    )
+    return (
+        select(*columns)
+        .outerjoin(_tax, _tax.code == Article.tax_code)
+        .outerjoin(ArticleChange, ArticleChange.article_id == Article.id)
+    )
 
 
 def _record(row: Row) -> ArticleRecord:
-    return ArticleRecord(*row)
+    return ArticleRecord(*row)  # the statement's columns are its fields, checked by Query(record=...)
 
 
 def _by_number(language: str | BindParameter[str] | None) -> Query:
     """One article; with a language, with its ArtBez as output in it (its sort key, "" for none), as a page."""
-    stmt = _select_articles()
-    if language is not None:
-        stmt = with_sort_keys(stmt.add_columns(ArticleSortKey.designation), language)
-    return Query(stmt.where(Article.number == bindparam("number")))
+    if language is None:
+        stmt = _select_articles(null()).where(is_exposed())
+    else:
+        stmt = with_sort_keys(_select_articles(ArticleSortKey.designation).where(is_exposed()), language)
+    return Query(stmt.where(Article.number == bindparam("number")), record=ArticleRecord)
 
 
 _BY_NUMBER = _by_number(None)
@@ -123,8 +116,8 @@ async def find_articles(reads: Reads, query: ArticleQuery) -> FoundArticles:
 
 def page_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
     """The page's rows in order; with a limit, one row more: it tells whether another page follows. The
-    statement is compiled once per kind of page (_Shape); the query's values are its parameters."""
-    return _page_query(_Shape.of(query)), _page_values(query)
+    statement is compiled once per kind of page (PageShape); the query's values are its parameters."""
+    return _page_query(PageShape.of(query)), page_values(query)
 
 
 async def article_numbers(reads: Reads, query: ArticleQuery) -> list[str]:
@@ -137,11 +130,11 @@ async def article_numbers(reads: Reads, query: ArticleQuery) -> list[str]:
 
 def numbers_query(query: ArticleQuery) -> tuple[Query, dict[str, Any]]:
     """The statement of `article_numbers` and its values."""
-    return _numbers_query(_Shape.of(query)), _page_values(query)
+    return _numbers_query(PageShape.of(query)), page_values(query)
 
 
-def _page_values(query: ArticleQuery) -> dict[str, Any]:
-    params = {**_condition_values(query.filter), "offset": query.offset}
+def page_values(query: ArticleQuery) -> dict[str, Any]:
+    params = {**condition_values(query.filter), "offset": query.offset}
     if query.language != GERMAN:
         params["language"] = query.language
     if query.limit is not None:
@@ -155,105 +148,77 @@ def page_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     return statement.statement.params(**params)
 
 
-# Which filters a page has: group and class given; how a search is made, if any; available wanted or not;
-# numbers given.
-_Filters = tuple[bool, bool, SearchKind | None, bool | None, bool]
-
-
 @dataclass(frozen=True, slots=True)
-class _Shape:
+class PageShape:
     """What makes the text of a page's statement: which filters, which sort, whether it is German, whether
     it has a limit. Their values are parameters."""
 
-    filters: _Filters
+    filters: FilterShape
     sort: tuple[Sort, ...]
     german: bool
     limited: bool
 
+    @property
+    def scan(self) -> bool:
+        """Whether its statement's cost grows with the table: a condition may read far past a page to fill it
+        (a search, the availability of stock, a price or date); without a limit, all of it but for given
+        numbers, which bound the rows by their list, at most a page (Query.small)."""
+        return self.filters.scans or (not self.limited and not self.filters.numbers)
+
     @classmethod
-    def of(cls, query: ArticleQuery) -> _Shape:
-        flt = query.filter
-        given = (
-            flt.group is not None,
-            flt.article_class is not None,
-            search_kind(flt.search) if flt.search else None,
-            flt.available,
-            flt.numbers is not None,
-        )
-        return cls(given, query.sort, query.language == GERMAN, query.limit is not None)
+    def of(cls, query: ArticleQuery) -> PageShape:
+        return cls(FilterShape.of(query.filter), query.sort, query.language == GERMAN, query.limit is not None)
 
 
 @lru_cache(maxsize=256)
-def _page_query(shape: _Shape) -> Query:
+def _page_query(shape: PageShape) -> Query:
     # With the designation as output in the language (its sort key, "" for none): the page's own ArtBez.
-    return _listing(_select_articles().add_columns(ArticleSortKey.designation), shape)
+    return listing(_select_articles(ArticleSortKey.designation), shape, record=ArticleRecord)
 
 
 @lru_cache(maxsize=256)
-def _numbers_query(shape: _Shape) -> Query:
-    return _listing(select(Article.number).where(is_exposed()), shape)
+def _numbers_query(shape: PageShape) -> Query:
+    return listing(select(Article.number), shape)
 
 
-def _listing(columns: Select[*tuple[Any, ...]], shape: _Shape) -> Query:
-    """`columns` (of exposed articles) of the page `shape` describes, in its order."""
-    language: str | BindParameter[str] = GERMAN if shape.german else bindparam("language", type_=String())
-    stmt = ordered(with_sort_keys(columns, language).where(*_conditions(shape.filters)), shape.sort)
+def listing(
+    columns: Select[*tuple[Any, ...]],
+    shape: PageShape,
+    record: type | None = None,
+    language: ColumnElement[str] | None = None,
+) -> Query:
+    """`columns` (over `article`) of the exposed articles of the page `shape` describes, in its order;
+    `language`: the output language as an expression (a customer's, read by the statement), in place of
+    German or the parameter `language`."""
+    output: str | ColumnElement[str] = language if language is not None else GERMAN
+    if language is None and not shape.german:
+        output = bindparam("language", type_=String())
+    stmt = listed(with_sort_keys(columns, output).where(*conditions(shape.filters)), shape.sort)
+    return Query(paged(stmt, shape), scan=shape.scan, record=record)
+
+
+def paged(stmt: Select[*tuple[Any, ...]], shape: PageShape) -> Select[*tuple[Any, ...]]:
+    """`stmt` from the parameter `offset`, up to the parameter `limit` rows when the page has one."""
     stmt = stmt.offset(bindparam("offset", type_=Integer()))
-    search, available, numbers = shape.filters[2:]
-    # A search, or the availability of stock, may read far past the page to fill it; given numbers bound
-    # the rows by their list, which is at most a page (Query.small).
-    filtered = search is not None or available is not None
-    if not shape.limited:
-        return Query(stmt, scan=filtered or not numbers)  # without numbers: the whole list
-    return Query(stmt.limit(bindparam("limit", type_=Integer())), scan=filtered)
+    return stmt.limit(bindparam("limit", type_=Integer())) if shape.limited else stmt
 
 
 async def count_articles(reads: Reads, query: ArticleQuery) -> int:
-    rows = await reads.rows(_count_query(_Shape.of(query).filters), **_condition_values(query.filter))
+    rows = await reads.rows(_count_query(PageShape.of(query).filters), **condition_values(query.filter))
     return int(rows[0][0] or 0)
 
 
 def count_statement(query: ArticleQuery) -> Select[*tuple[Any, ...]]:
     """The count's statement with its values in place (to EXPLAIN it)."""
-    return _count_query(_Shape.of(query).filters).statement.params(**_condition_values(query.filter))
+    return _count_query(PageShape.of(query).filters).statement.params(**condition_values(query.filter))
 
 
-@lru_cache(maxsize=128)  # every combination of filters (72)
-def _count_query(filters: _Filters) -> Query:
+@lru_cache(maxsize=256)
+def _count_query(filters: FilterShape) -> Query:
     """From the attribute's index (key, article id) alone when nothing else is asked; each exposed article
     has the attribute once (it is part of the attribute's primary key)."""
-    stmt = select(func.count()).select_from(ArticleAttribute).where(ArticleAttribute.key == EXPOSED_ATTRIBUTE)
-    conditions = _conditions(filters)
-    if conditions:
-        stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id).where(*conditions)
+    stmt = select(func.count()).select_from(ArticleAttribute).where(ArticleAttribute.key == phkeys.EXPOSED)
+    given = conditions(filters)
+    if given:
+        stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id).where(*given)
     return Query(stmt, scan=True)
-
-
-def _conditions(filters: _Filters) -> list[ColumnElement[bool]]:
-    group, article_class, search, available, numbers = filters
-    conditions: list[ColumnElement[bool]] = []
-    if group:
-        conditions.append(Article.group == bindparam("group"))
-    if article_class:
-        conditions.append(Article.article_class == bindparam("article_class"))
-    if search:
-        conditions.append(search_condition(search))
-    if available is not None:
-        positive = has_available_stock(Article.id)
-        conditions.append(positive if available else ~positive)
-    if numbers:
-        conditions.append(values_in(Article.number, "numbers"))
-    return conditions
-
-
-def _condition_values(flt: ArticleFilter) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    if flt.group is not None:
-        values["group"] = flt.group
-    if flt.article_class is not None:
-        values["article_class"] = flt.article_class
-    if flt.search:
-        values.update(search_values(flt.search))
-    if flt.numbers is not None:
-        values["numbers"] = flt.numbers
-    return values

@@ -6,14 +6,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, select
+from sqlalchemy import select
 
+from datasources import phkeys
 from datasources.catalogue.records import AttributeRecord, DeclarationRecord, PackagingUnitRecord
 from datasources.catalogue.view import DEFAULT_LANGUAGE
 from datasources.models import ArticleAttribute, ArticleDesignation, Declaration, PackagingUnit
-from datasources.reads import Query, Reads, values_in
-
-PACKAGING_ATTRIBUTE = "WEBSHOPVPE"
+from datasources.reads import Query, Reads, record_columns, values_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,21 +58,28 @@ async def attributes(reads: Reads, article_ids: Sequence[int]) -> dict[int, list
 _PACKAGING = Query(
     select(
         PackagingUnit.article_id,
-        PackagingUnit.code,
-        PackagingUnit.ean,
-        PackagingUnit.designation,
-        PackagingUnit.factor,
-        PackagingUnit.weight_factor,
-        PackagingUnit.weight,
-        PackagingUnit.content_weight,
-        ArticleAttribute.contents,
-    )
-    .outerjoin(
-        ArticleAttribute,
-        and_(ArticleAttribute.article_id == PackagingUnit.article_id, ArticleAttribute.key == PACKAGING_ATTRIBUTE),
+        *record_columns(
+            PackagingUnitRecord,
+            code=PackagingUnit.code,
+            ean=PackagingUnit.ean,
+            designation=PackagingUnit.designation,
+            factor=PackagingUnit.factor,
+            weight_factor=PackagingUnit.weight_factor,
+            weight=PackagingUnit.weight,
+            content_weight=PackagingUnit.content_weight,
+        ),
+        # A subquery, one primary-key lookup per unit, not an outer join: for the join PostgreSQL hashed every
+        # article's WEBSHOPVPE attribute (2 ms at 20,000 articles for a 100-article page, against 0.4 ms).
+        select(ArticleAttribute.contents)
+        .where(ArticleAttribute.article_id == PackagingUnit.article_id, ArticleAttribute.key == phkeys.PACKAGING_UNITS)
+        .correlate(PackagingUnit)
+        .scalar_subquery()
+        .label("contents"),
     )
     .where(values_in(PackagingUnit.article_id, "ids"))
-    .order_by(PackagingUnit.article_id, PackagingUnit.factor, PackagingUnit.code)
+    .order_by(PackagingUnit.article_id, PackagingUnit.factor, PackagingUnit.code),
+    record=PackagingUnitRecord,
+    lead=1,
 )
 
 
@@ -104,15 +110,20 @@ def _shows(unit: PackagingUnitRecord, allowed: frozenset[str] | None) -> bool:
 _DECLARATIONS = Query(
     select(
         Declaration.article_id,
-        Declaration.id,
-        Declaration.language,
-        Declaration.designation1,
-        Declaration.designation2,
-        Declaration.short_designation,
-        Declaration.country,
+        *record_columns(
+            DeclarationRecord,
+            id=Declaration.id,
+            language=Declaration.language,
+            designation1=Declaration.designation1,
+            designation2=Declaration.designation2,
+            short_designation=Declaration.short_designation,
+            country=Declaration.country,
+        ),
     )
     .where(values_in(Declaration.article_id, "ids"))
-    .order_by(Declaration.article_id, Declaration.id)
+    .order_by(Declaration.article_id, Declaration.id),
+    record=DeclarationRecord,
+    lead=1,
 )
 
 

@@ -27,6 +27,9 @@ class ArticleRecord(NamedTuple):
     # ArtBez in the output language (German where there is none in it) when the query read it with the
     # article (a page does), "" when the article has none at all; None when not read.
     designation: str | None = None
+    # Where the article's changes stand (datasources/models/article_change.py), read with it: the versions of
+    # the answers that hold it are made of it (datasources/catalogue/versions.py).
+    change_position: int | None = None
 
 
 class AttributeRecord(NamedTuple):
@@ -90,3 +93,4 @@ class MediaFile(NamedTuple):
     file_name: str
     content_type: str
     content: bytes
+    version: str  # changes with the record and its article (datasources/catalogue/versions.py)

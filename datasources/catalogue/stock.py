@@ -10,8 +10,8 @@ from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.catalogue.records import StockRecord
-from datasources.models import Reservation, Stock, Warehouse
-from datasources.reads import Query, Reads, values_in
+from datasources.models import PackagingUnit, Reservation, Stock, Warehouse
+from datasources.reads import Query, Reads, record_columns, values_in
 
 
 def _net_quantity() -> ColumnElement[Decimal]:
@@ -37,18 +37,36 @@ def has_available_stock(article_id: ColumnElement[int] | InstrumentedAttribute[i
     )
 
 
+def stock_in_base_units(article_id: ColumnElement[int] | InstrumentedAttribute[int]) -> ColumnElement[Decimal]:
+    """The article's stock after reservations in released warehouses, every unit's counted in base units
+    (times its packaging unit's factor; a unit the article does not list counts as one)."""
+    factor = (
+        select(PackagingUnit.factor)
+        .where(PackagingUnit.article_id == Stock.article_id, PackagingUnit.code == Stock.packaging_unit)
+        .scalar_subquery()
+    )
+    total = func.sum(_net_quantity() * func.coalesce(factor, 1))
+    stock = select(func.coalesce(total, 0)).join(Warehouse, Warehouse.id == Stock.warehouse_id)
+    return stock.where(Stock.article_id == article_id, Warehouse.released).scalar_subquery()
+
+
 _STOCK = Query(
     select(
         Stock.article_id,
-        Warehouse.name,
-        Warehouse.location_number,
-        Stock.packaging_unit,
-        Stock.stock_range,
-        _net_quantity().label("quantity"),
+        *record_columns(
+            StockRecord,
+            warehouse=Warehouse.name,
+            location_number=Warehouse.location_number,
+            packaging_unit=Stock.packaging_unit,
+            stock_range=Stock.stock_range,
+            quantity=_net_quantity(),
+        ),
     )
     .join(Warehouse, Warehouse.id == Stock.warehouse_id)
     .where(values_in(Stock.article_id, "ids"), Warehouse.released)
-    .order_by(Stock.article_id, Warehouse.location_number, Warehouse.name, Stock.packaging_unit)
+    .order_by(Stock.article_id, Warehouse.location_number, Warehouse.name, Stock.packaging_unit),
+    record=StockRecord,
+    lead=1,
 )
 
 

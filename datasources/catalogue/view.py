@@ -21,15 +21,50 @@ class CatalogueView:
     currency: str
     # Price lists to try in order: the customer's list type, then the configured default.
     price_list_ids: tuple[int, ...]
+    # The customer's price list type the chain starts with (None: no customer, or one without a type).
+    price_list_type: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        """What decides the view beside the articles' own data: a customer's language and list type, and
+        the leading currency, move no article's change position (datasources/catalogue/versions.py). The
+        price lists themselves do, for the articles with prices in them."""
+        return self.language, self.currency, self.price_list_type
+
+
+@dataclass(frozen=True, slots=True)
+class ViewRequest:
+    """The view a request asks for, its codes checked: the output language (German by default), a
+    currency (None: the leading one) and a customer number (whose language wins)."""
+
+    language: str
+    currency: str | None
+    customer_number: str | None
+
+    @classmethod
+    def of(cls, language: str | None, currency: str | None, customer_number: str | None) -> ViewRequest:
+        checked = output_language(language)
+        return cls(checked, iso.currency(currency, field="currency") if currency else None, customer_number)
+
+    def key(self, leading: str | None, customer: Row | None) -> tuple[str, str, str | None]:
+        """The view's key (CatalogueView.key) from the leading currency and, with a customer number, the
+        customer's (number, language, price list type), all None when there is no such customer."""
+        currency = self.currency or leading or "CHF"
+        if self.customer_number is None:
+            return self.language, currency, None
+        found, language, list_type = customer or (None, None, None)
+        if found is None:
+            raise NotFound(f"customer {self.customer_number!r} does not exist", field="customerNumber")
+        return str(language), currency, list_type  # the customer's own language has priority over the one asked
 
 
 # Everything a view needs in one statement: the leading currency (unique, or none) beside every price list,
 # one row when there is none; with a customer number, the customer beside them too (NULLs: no such customer).
-_LEADING = select(Currency.code).where(Currency.is_leading).scalar_subquery()
+LEADING = select(Currency.code).where(Currency.is_leading).scalar_subquery()
 
 
 def _view_query(customer: bool) -> Query:
-    view = select(_LEADING.label("leading")).subquery("view")
+    view = select(LEADING.label("leading")).subquery("view")
     columns = [view.c.leading, PriceList.id, PriceList.list_type, PriceList.is_default]
     stmt = select(*columns).select_from(view)
     if customer:
@@ -56,21 +91,19 @@ async def resolve_view(
     currency: str | None = None,
     customer_number: str | None = None,
 ) -> CatalogueView:
-    lang = output_language(language)
-    code = iso.currency(currency, field="currency") if currency else None
-    customer_list_type: str | None = None
-    if customer_number is None:
+    return await resolve_asked(reads, ViewRequest.of(language, currency, customer_number))
+
+
+async def resolve_asked(reads: Reads, asked: ViewRequest) -> CatalogueView:
+    if asked.customer_number is None:
         rows = await reads.rows(_VIEW)
+        customer = None
     else:
-        rows = await reads.rows(_CUSTOMER_VIEW, number=customer_number)
-        found, customer_language, customer_list_type = rows[0][4:7]
-        if found is None:
-            raise NotFound(f"customer {customer_number!r} does not exist", field="customerNumber")
-        lang = customer_language  # the customer's own language has priority over the one asked for
-    if code is None:
-        code = rows[0][0] or "CHF"
+        rows = await reads.rows(_CUSTOMER_VIEW, number=asked.customer_number)
+        customer = rows[0][4:7]
+    language, code, list_type = asked.key(rows[0][0], customer)
     lists = [row[1:4] for row in rows if row[1] is not None]
-    return CatalogueView(lang, code, _price_list_chain(lists, customer_list_type))
+    return CatalogueView(language, code, _price_list_chain(lists, list_type), list_type)
 
 
 def _price_list_chain(rows: Sequence[Row], list_type: str | None) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from sqlalchemy import Select, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
+from datasources.clock import utcnow
 from datasources.customers.records import (
     ADDRESS_TEXT_FIELDS,
     AddressFields,
@@ -22,7 +23,6 @@ from datasources.customers.validation import validate_address
 from datasources.errors import Conflict, InvalidInput, NotFound
 from datasources.folding import folds_to
 from datasources.models import Address, Customer, CustomerAddress
-from datasources.models.base import utcnow
 from datasources.reads import Query, Reads, values_in
 from datasources.transaction import Statement
 

@@ -11,6 +11,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events, transaction
+from datasources.clock import utcnow
 from datasources.customers.addresses import addresses_by_customer
 from datasources.customers.records import (
     AddressFields,
@@ -23,7 +24,6 @@ from datasources.customers.records import (
 from datasources.customers.validation import validate_address, validate_customer
 from datasources.errors import InvalidInput
 from datasources.models import Address, Currency, Customer, CustomerAddress, CustomerAttribute
-from datasources.models.base import utcnow
 from datasources.numbering import next_number, taken_numbers
 from datasources.reads import Query, Reads, values_in
 from datasources.transaction import Statement, TransactionReads

@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 
+from datasources import phkeys
 from datasources.demo.declarations import add_declarations
 from datasources.demo.media import add_media
 from datasources.demo.prices import add_prices
@@ -24,7 +25,6 @@ from datasources.demo.vocabulary import (
 )
 from datasources.models import Article, ArticleAttribute, ArticleDesignation, PackagingUnit
 
-EXPOSED_ATTRIBUTE, PACKAGING_ATTRIBUTE, USAGE_ATTRIBUTE = "RESTWEBSHOP", "WEBSHOPVPE", "VERWENDUNG"
 MEDIA_EVERY = 25  # articles 1, 26, 51, ... have media records
 _STANDARD_RATE = TAX_RATES[STANDARD_TAX]
 
@@ -133,14 +133,14 @@ def _designations(rng: random.Random, article: DemoArticle) -> list[Row]:
 def _attributes(rng: random.Random, article: DemoArticle) -> list[Row]:
     contents: dict[str, str] = {}
     if rng.random() < 0.9:
-        contents[EXPOSED_ATTRIBUTE] = "1"
+        contents[phkeys.EXPOSED] = "1"
     if article.units:
         allowed = _allowed_units(rng, article.units)
         if allowed is not None:
-            contents[PACKAGING_ATTRIBUTE] = allowed
+            contents[phkeys.PACKAGING_UNITS] = allowed
     # Half the articles with media name a default usage, so records without one show the fallback.
     if (article.has_media and (article.id // MEDIA_EVERY) % 2 == 0) or rng.random() < 0.05:
-        contents[USAGE_ATTRIBUTE] = "WEB"
+        contents[phkeys.USAGE] = "WEB"
     if rng.random() < 0.2:
         contents["HERSTELLER"] = rng.choice(("Demo AG", "Muster & Co.", "Atelier Genève"))
     return [{"article_id": article.id, "key": key, "contents": value} for key, value in contents.items()]

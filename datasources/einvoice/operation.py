@@ -11,6 +11,7 @@ import secrets
 from dataclasses import replace
 from pathlib import Path
 
+from datasources.einvoice import workfiles
 from datasources.einvoice.errors import EInvoiceError
 from datasources.einvoice.isolation import Job, WorkerFailed, worker_pool
 from datasources.einvoice.model import EInvoiceFile
@@ -28,14 +29,16 @@ async def run_operation(
     verbose: bool = False,
     debug: bool = False,
     work_dir: Path,
+    max_work_bytes: int = workfiles.DEFAULT_MAX_BYTES,
     time_limit: float = 10.0,
     memory_limit: int = 1024 * 1024 * 1024,
 ) -> EInvoiceFile:
     """Combine or Extract (case-insensitive) in a worker process within the time and memory limits.
 
-    Verbose writes the log lines to the logger "gateway.zugferd"; Debug keeps the work files (inputs, output
-    and log) in `work_dir` and a log line names them. Every failure is an EInvoiceError whose info names the
-    work file and holds the log lines.
+    Verbose writes the log lines to the logger "gateway.zugferd"; Debug keeps the work files of a call that
+    succeeded (inputs, output and log) in `work_dir`, which holds at most `max_work_bytes` of them, and a
+    log line names them. Every failure is an EInvoiceError whose info names the work file and holds the log
+    lines; it keeps no files (a failed call's inputs are often garbage, and were the disk's undoing).
     """
     stem = f"zugferd-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
     log: list[str] = []
@@ -53,17 +56,17 @@ async def run_operation(
         work_files[output_name] = result.content
     except EInvoiceError as error:
         log.append(f"Error: {error.message}")
-        await _report(stem, log, work_dir, work_files, verbose=verbose, debug=debug)
+        if debug:
+            log.append("Debug: a failed call keeps no work files")
+        _report(stem, log, verbose=verbose)
         raise EInvoiceError(error.message, field=error.field, filename=output_name, log=log) from None
-    await _report(stem, log, work_dir, work_files, verbose=verbose, debug=debug)
+    if debug:
+        await _keep(work_dir, max_work_bytes, work_files, f"{stem}.log", log)
+    _report(stem, log, verbose=verbose)
     return replace(result, log=tuple(log))
 
 
-async def _report(
-    stem: str, log: list[str], work_dir: Path, work_files: dict[str, bytes], *, verbose: bool, debug: bool
-) -> None:
-    if debug:
-        await _keep(work_dir, work_files, f"{stem}.log", log)
+def _report(stem: str, log: list[str], *, verbose: bool) -> None:
     if verbose:
         for line in log:
             logger.info("%s: %s", stem, line)
@@ -100,17 +103,15 @@ def _decoded(value: str | None, field: str, operation: str) -> bytes:
     return data
 
 
-async def _keep(work_dir: Path, files: dict[str, bytes], log_name: str, log: list[str]) -> None:
+async def _keep(work_dir: Path, max_bytes: int, files: dict[str, bytes], log_name: str, log: list[str]) -> None:
     """Debug: the work files stay in the work directory; the log says their names, never the path."""
     names = [*files, log_name]
     log.append(f"Debug: work files kept in the work directory: {', '.join(names)}")
     try:
-        await asyncio.to_thread(_write, work_dir, {**files, log_name: "\n".join(log).encode() + b"\n"})
+        await asyncio.to_thread(
+            workfiles.keep, work_dir, {**files, log_name: "\n".join(log).encode() + b"\n"}, max_bytes
+        )
+    except workfiles.TooLarge:
+        log[-1] = f"Debug: no work files kept: they would be more than the work directory's {max_bytes} bytes"
     except OSError as error:
-        log.append(f"Debug: the work files could not be written ({type(error).__name__})")
-
-
-def _write(work_dir: Path, files: dict[str, bytes]) -> None:
-    work_dir.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        (work_dir / name).write_bytes(content)
+        log[-1] = f"Debug: the work files could not be written ({type(error).__name__})"

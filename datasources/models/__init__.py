@@ -1,5 +1,6 @@
 from datasources.models import article_search  # its indexes belong to the metadata
-from datasources.models.article_order import ArticleSortKey, ArticleSortLanguage
+from datasources.models.article_change import ArticleChange, ArticleEventState
+from datasources.models.article_order import ArticleListing, ArticleSortKey, ArticleSortLanguage
 from datasources.models.base import Base
 from datasources.models.catalogue import (
     Article,
@@ -33,7 +34,10 @@ __all__ = [
     "ApiUser",
     "Article",
     "ArticleAttribute",
+    "ArticleChange",
     "ArticleDesignation",
+    "ArticleEventState",
+    "ArticleListing",
     "ArticleSortKey",
     "ArticleSortLanguage",
     "Base",

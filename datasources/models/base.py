@@ -9,6 +9,8 @@ from sqlalchemy import DateTime, MetaData, Numeric, TypeDecorator
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
+from datasources.clock import utcnow as utcnow  # where its writers imported it from before (sales/idempotency.py)
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -38,10 +40,6 @@ class UtcDateTime(TypeDecorator[dt.datetime]):
 # Money and quantities: exact decimals; SQLite stores them as text-backed numerics via SQLAlchemy.
 Money = Numeric(14, 4, asdecimal=True)
 Quantity = Numeric(14, 4, asdecimal=True)
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class Base(DeclarativeBase):

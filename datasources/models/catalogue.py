@@ -8,7 +8,8 @@ from decimal import Decimal
 from sqlalchemy import Boolean, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datasources.models.base import Base, Quantity, utcnow
+from datasources.clock import utcnow
+from datasources.models.base import Base, Quantity
 
 
 class Currency(Base):

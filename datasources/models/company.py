@@ -7,7 +7,8 @@ import datetime as dt
 from sqlalchemy import String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datasources.models.base import Base, utcnow
+from datasources.clock import utcnow
+from datasources.models.base import Base
 
 
 class CompanyAttribute(Base):

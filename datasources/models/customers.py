@@ -7,8 +7,9 @@ import datetime as dt
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from datasources.clock import utcnow
 from datasources.folding import fold
-from datasources.models.base import Base, utcnow
+from datasources.models.base import Base
 
 
 class Address(Base):

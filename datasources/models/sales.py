@@ -8,7 +8,8 @@ from decimal import Decimal
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datasources.models.base import Base, Quantity, utcnow
+from datasources.clock import utcnow
+from datasources.models.base import Base, Quantity
 
 
 class PaymentCondition(Base):

@@ -7,7 +7,8 @@ import datetime as dt
 from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datasources.models.base import Base, utcnow
+from datasources.clock import utcnow
+from datasources.models.base import Base
 
 
 class ApiUser(Base):

@@ -8,7 +8,8 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datasources.models.base import Base, utcnow
+from datasources.clock import utcnow
+from datasources.models.base import Base
 
 
 class DeliveryStatus(StrEnum):

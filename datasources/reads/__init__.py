@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from datasources.reads.postgresql import PostgresReads
 from datasources.reads.query import Query, Row, values_in
+from datasources.reads.records import record_columns
 from datasources.reads.session import EngineReads, SessionReads
 from datasources.reads.sqlite import SqliteReads
 
@@ -38,5 +39,6 @@ __all__ = [
     "Row",
     "SessionReads",
     "SqliteReads",
+    "record_columns",
     "values_in",
 ]

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from datasources import guards
-from datasources.availability import Availability
+from datasources.availability import Availability, ConnectionLost, is_outage
 from datasources.reads.batch import Batches, Pending
 from datasources.reads.query import Query, Row
 
@@ -37,6 +37,13 @@ IDLE_SECONDS = 60.0  # a connection not used this long is closed
 
 async def _no_reset(connection: asyncpg.Connection) -> None:
     """Nothing to reset: a read connection runs single statements outside a transaction, and nothing else."""
+
+
+def _closed(driver: asyncpg.Connection) -> bool:
+    try:
+        return bool(driver.is_closed())
+    except asyncpg.InterfaceError:  # its pool took it back: it was lost under the statement
+        return True
 
 
 class PostgresReads:
@@ -87,8 +94,14 @@ class PostgresReads:
             else:
                 records = await driver.fetch(sql, *pending.arguments)
         except BaseException as error:
+            closed = isinstance(error, Exception) and _closed(driver)
+            if closed and not is_outage(error):
+                # Found closed by the statement: asyncpg's InterfaceError says so in words only.
+                lost = ConnectionLost("the connection was closed")
+                pending.failed(lost, time.perf_counter() - started)
+                raise lost from error  # the others cannot run on this connection either
             pending.failed(error, time.perf_counter() - started)
-            if not isinstance(error, Exception) or driver.is_closed():
+            if closed or not isinstance(error, Exception):
                 raise  # cancelled, or the others cannot run on this connection either
         else:
             pending.answered(records, time.perf_counter() - started, types)

@@ -28,6 +28,7 @@ from sqlalchemy.sql.visitors import InternalTraversal, iterate
 from sqlalchemy.types import Boolean, TypeEngine
 
 from datasources.reads import memo
+from datasources.reads.records import check_record_columns
 
 Row = Sequence[Any]
 Processor = Callable[[Any], Any]
@@ -143,11 +144,18 @@ LIMIT = "limit"  # the parameter that bounds the rows of a query, by convention
 class Query:
     """A SELECT to be run by any `Reads`: through a transaction's session, or compiled once and run by the
     driver. Named parameters are `bindparam(name)`s and `values_in` lists. `scan`: its cost grows with the
-    table, whatever its parameters (a search, a whole list)."""
+    table, whatever its parameters (a search, a whole list). `record`: the rows are read into it by position
+    after `lead` columns (records.py); checked here, once."""
 
-    def __init__(self, statement: Select[*tuple[Any, ...]], *, scan: bool = False) -> None:
+    def __init__(
+        self, statement: Select[*tuple[Any, ...]], *, scan: bool = False, record: type | None = None, lead: int = 0
+    ) -> None:
+        if record is not None:
+            check_record_columns(statement, record, lead)
         self.statement = statement
         self.scan = scan
+        self.record = record
+        self.lead = lead
         self.lists = frozenset(element.name for element in iterate(statement) if isinstance(element, ValuesIn))
         self._compiled: dict[str, Compiled] = {}
 

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy.engine import Dialect
 
 from datasources import folding, guards
-from datasources.availability import Availability
+from datasources.availability import Availability, sqlite_code
 from datasources.reads.batch import Batches, Pending
 from datasources.reads.query import Query, Row
 
@@ -121,6 +121,7 @@ class SqliteReads:
         # isolation_level=None: no transaction of sqlite3's own; each statement is its own.
         connection = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         connection.execute("PRAGMA query_only = ON")
+        connection.execute("PRAGMA mmap_size = 0")  # as the engine's connections (datasources/database.py)
         connection.create_function(folding.SQLITE_FUNCTION, 1, folding.fold_text, deterministic=True)
         self._local.connection = connection
         with self._lock:
@@ -145,4 +146,4 @@ def _run_statement(connection: sqlite3.Connection, sql: str, arguments: tuple[An
 
 
 def _busy(error: BaseException) -> bool:
-    return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
+    return sqlite_code(error) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

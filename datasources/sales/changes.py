@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources.errors import InvalidInput, Unprocessable
 from datasources.models import SalesDocument
 from datasources.sales.documents import POSITION_TABLE, add_positions, document_view
-from datasources.sales.pricing import price_positions
+from datasources.sales.position_pricing import price_positions
 from datasources.sales.records import PositionChange, PositionInput, PositionRecord, PricedPosition
 from datasources.sales.taxes import Taxed
 

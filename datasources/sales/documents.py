@@ -13,15 +13,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
 from datasources.catalogue.view import CatalogueView, resolve_view
+from datasources.clock import utcnow
 from datasources.customers.addresses import new_address
 from datasources.customers.validation import validate_address
 from datasources.errors import InvalidInput, NotFound, Unprocessable
 from datasources.models import Customer, DocumentPayment, DocumentPosition, PaymentCondition, SalesDocument
-from datasources.models.base import utcnow
 from datasources.reads import Query, Reads, values_in
 from datasources.sales import taxes
 from datasources.sales.numbers import number_document, provisional_number
-from datasources.sales.pricing import MAX_AMOUNT, price_positions
+from datasources.sales.position_pricing import MAX_AMOUNT, price_positions
 from datasources.sales.records import (
     NEW_ORDER_STATUS,
     OFFER,
@@ -48,7 +48,19 @@ DOCUMENT_TABLE = cast(Table, SalesDocument.__table__)
 _INSERT_DOCUMENT = transaction.insert_row(DOCUMENT_TABLE, returning=True)
 _INSERT_POSITIONS = transaction.insert_row(POSITION_TABLE)
 _INSERT_PAYMENTS = transaction.insert_row(PAYMENT_TABLE)
-_DOCUMENT_INSERTED = [c.key for c in DOCUMENT_TABLE.columns if c.key != "id"]
+_DOCUMENT_INSERTED = frozenset(c.key for c in DOCUMENT_TABLE.columns if c.key != "id")
+
+
+def inserted_values(document: SalesDocument) -> Mapping[str, Any]:
+    """The row _INSERT_DOCUMENT writes of the (transient) document: the columns set on it, the model's default
+    of each one never set that has one (set on it too, so that the write answers with what it stored:
+    Written.record), None for the others (an unset attribute of a transient object reads as None)."""
+    state = vars(document)
+    given = {key: state.get(key) for key in _DOCUMENT_INSERTED if key in state or key not in _INSERT_DOCUMENT.defaults}
+    values = _INSERT_DOCUMENT.filled(given)
+    for key in values.keys() - given.keys():
+        setattr(document, key, values[key])
+    return values
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -183,8 +195,7 @@ async def write_document(
     # Addresses and totals first, so that the document is written once, complete.
     await set_addresses(session, document, data.addresses, customer)
     await update_totals(session, document, priced)
-    values = {key: getattr(document, key) for key in _DOCUMENT_INSERTED}
-    document.id = await transaction.scalar(session, _INSERT_DOCUMENT, **values)
+    document.id = await transaction.scalar(session, _INSERT_DOCUMENT, **inserted_values(document))
     await add_positions(session, document.id, priced, first_number=1)
     await add_payments(session, document.id, data.payments)
     positions = [position_record(number, position) for number, position in enumerate(priced, start=1)]
@@ -287,7 +298,9 @@ _POSITION_FIELDS = [f.name for f in dataclasses.fields(PositionRecord)]
 _POSITIONS = Query(
     select(DocumentPosition.document_id, *(getattr(DocumentPosition, name) for name in _POSITION_FIELDS))
     .where(values_in(DocumentPosition.document_id, "ids"))
-    .order_by(DocumentPosition.document_id, DocumentPosition.position_number)
+    .order_by(DocumentPosition.document_id, DocumentPosition.position_number),
+    record=PositionRecord,
+    lead=1,
 )
 
 

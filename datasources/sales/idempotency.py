@@ -6,6 +6,7 @@ statement construction and cache key cost about as much as the round trip."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,11 +87,12 @@ class Earlier:
     outcome: str
 
 
-async def earlier(session: AsyncSession, user: str, key: str, print_: str) -> Earlier:
-    """The outcome stored for the key (document_number, outcome); Conflict when another request took it."""
+async def earlier(session: AsyncSession, user: str, key: str, same: Callable[[str], bool]) -> Earlier:
+    """The outcome stored for the key (document_number, outcome); Conflict when another request took it.
+    `same`: whether the stored fingerprint is this request's (datasources/sales/fingerprints.py)."""
     (row,) = await transaction.rows(session, _EARLIER, p_user=user, p_key=key)
     fingerprint, document_number, outcome = row
-    if fingerprint != print_:
+    if not same(fingerprint):
         raise Conflict(
             "this Idempotency-Key was used for another request",
             field="idempotency_key",

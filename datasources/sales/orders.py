@@ -8,12 +8,8 @@ the event, the Idempotency-Key's outcome) is all that orders wait for one anothe
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-import hashlib
-import json
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any
+from functools import partial
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -24,6 +20,7 @@ from datasources.models import SalesDocument
 from datasources.sales import idempotency
 from datasources.sales.contents import read_contents, written_contents
 from datasources.sales.documents import DocumentInput, write_document
+from datasources.sales.fingerprints import fingerprint, same_request
 from datasources.sales.numbers import Naming, number_document
 from datasources.sales.opening import Opening, open_order
 from datasources.sales.records import ORDER, DocumentContents, DocumentRecord
@@ -54,42 +51,6 @@ class Placed:
     record: DocumentRecord | None = field(default=None, compare=False, repr=False)
 
 
-def fingerprint(data: DocumentInput) -> str:
-    """sha256 of the validated request, kept with an Idempotency-Key and with the order, so that a repeat is
-    told from another request: the same for the same order however it was written (key order, 1 or 1.0).
-    Fields without a value are left out, so that a field added to the input later leaves the fingerprints
-    stored before it valid."""
-    canonical = json.dumps(_plain(data), sort_keys=True, default=_text)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _plain(value: Any) -> Any:
-    """What dataclasses.asdict makes of the input, without the fields and entries that are None, and without
-    its deep copies of every value (they took two thirds of the fingerprint's time)."""
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items() if item is not None}
-    kind = type(value)
-    if kind not in _FIELDS:
-        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value)) if dataclasses.is_dataclass(value) else None
-    names = _FIELDS[kind]
-    if names is None:
-        return value
-    return {name: _plain(item) for name in names if (item := getattr(value, name)) is not None}
-
-
-_FIELDS: dict[type, tuple[str, ...] | None] = {}  # by type: a dataclass's field names, None for any other value
-
-
-def _text(value: object) -> str:
-    if isinstance(value, Decimal):
-        return f"{value.normalize():f}"
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} has no place in a fingerprint")
-
-
 async def place_order(
     session: AsyncSession, data: DocumentInput, *, user: str, idempotency_key: str | None = None, whole: bool = True
 ) -> Placed:
@@ -106,7 +67,7 @@ async def place_order(
         external_number=data.header.external_number,
     )
     if idempotency_key is not None and not opening.claimed:
-        return await _replay(session, user, idempotency_key, print_)
+        return await _replay(session, user, idempotency_key, data)
     key = (user, idempotency_key) if idempotency_key is not None else None
     return await _place(session, data, user, print_, key, whole, opening)
 
@@ -127,7 +88,7 @@ async def _place(
         params = {"p_customer": customer_number, "p_external": data.header.external_number}
         earlier = await transaction.rows(session, _EARLIER_ORDERS, **params)  # number, fingerprint, offer_number
         if earlier:
-            same = next((number for number, fingerprint, _ in earlier if fingerprint == print_), None)
+            same = next((number for number, stored, _ in earlier if same_request(stored, data)), None)
             if same is None:
                 raise _reused(data.header.external_number, *earlier[0])
             if key is not None:
@@ -160,8 +121,8 @@ def _reused(external_number: str, number: str, earlier: str | None, offer_number
     return Conflict(message, field="external_number", info={"AuftNr": number})
 
 
-async def _replay(session: AsyncSession, user: str, key: str, print_: str) -> Placed:
-    earlier = await idempotency.earlier(session, user, key, print_)
+async def _replay(session: AsyncSession, user: str, key: str, data: DocumentInput) -> Placed:
+    earlier = await idempotency.earlier(session, user, key, partial(same_request, data=data))
     # The first answer again: a new order's is replayed as created, an existing one's as existing.
     outcome = EXISTING if earlier.outcome == EXISTING else REPLAYED
     return Placed(earlier.document_number, outcome, await read_contents(session, ORDER, earlier.document_number))

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import transaction
 from datasources.models import Currency, TaxCode
-from datasources.reads import Query, Reads, Row, values_in
+from datasources.reads import Query, Reads, Row, record_columns, values_in
 from datasources.sales.money import cents, to_step
 from datasources.sales.records import TaxLine
 from datasources.transaction import Statement
@@ -20,17 +20,6 @@ from datasources.transaction import Statement
 SECTION = "UST-Rekap"  # Abschnitt
 _TAX_CODES = "sales_tax_codes"  # a session.info key
 _CURRENCIES = "sales_currencies"  # a session.info key
-# What the recapitulation shows of a tax code, in the order of TaxCodeRecord; compiled once.
-TAX_CODE_COLUMNS = (
-    TaxCode.code,
-    TaxCode.designation,
-    TaxCode.tax_class,
-    TaxCode.turnover_line,
-    TaxCode.sales_tax_line,
-    TaxCode.input_tax_line,
-)
-_TAX_CODES_IN = Query(select(*TAX_CODE_COLUMNS).where(values_in(TaxCode.code, "p_codes")))
-_CURRENCY = Statement(select(Currency.rounding_step).where(Currency.code == bindparam("p_code")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +30,20 @@ class TaxCodeRecord:
     turnover_line: str | None
     sales_tax_line: str | None
     input_tax_line: str | None
+
+
+# What the recapitulation shows of a tax code, as TaxCodeRecord has it; compiled once.
+TAX_CODE_COLUMNS = record_columns(
+    TaxCodeRecord,
+    code=TaxCode.code,
+    designation=TaxCode.designation,
+    tax_class=TaxCode.tax_class,
+    turnover_line=TaxCode.turnover_line,
+    sales_tax_line=TaxCode.sales_tax_line,
+    input_tax_line=TaxCode.input_tax_line,
+)
+_TAX_CODES_IN = Query(select(*TAX_CODE_COLUMNS).where(values_in(TaxCode.code, "p_codes")), record=TaxCodeRecord)
+_CURRENCY = Statement(select(Currency.rounding_step).where(Currency.code == bindparam("p_code")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.errors import NotFound
 from datasources.models import DeliveryStatus, OutboxEvent, WebhookDelivery, WebhookEndpoint
+from datasources.webhooks.targets import shown_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,9 @@ async def list_deliveries(
     )
     if status is not None:
         statement = statement.where(WebhookDelivery.status == status)
-    return [DeliveryRecord(**row._mapping) for row in await session.execute(statement)]
+    rows = await session.execute(statement)
+    # The endpoint's URL as it may be shown: never with a password it holds.
+    return [DeliveryRecord(**{**row._mapping, "url": shown_url(row.url)}) for row in rows]
 
 
 async def retry(session: AsyncSession, delivery_ids: Sequence[int] | None, *, now: dt.datetime) -> int:

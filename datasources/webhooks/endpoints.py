@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from datasources import events
 from datasources.errors import InvalidInput, NotFound
 from datasources.models import WebhookEndpoint
+from datasources.webhooks.targets import checked_target, shown_url
 
 MAX_URL_LENGTH = 2048
 SECRET_PREFIX = "whsec_"  # noqa: S105 (Standard Webhooks: a secret is whsec_ + base64 of the key)
@@ -24,22 +25,23 @@ SECRET_BYTES = 32  # the specification asks for 24 to 64 random bytes
 @dataclass(frozen=True, slots=True)
 class EndpointRecord:
     id: int
-    url: str
+    url: str  # as shown: without a password it may hold (only the dispatcher reads the URL itself)
     events: tuple[str, ...]  # empty: every event
     created_at: dt.datetime
 
     @classmethod
     def of(cls, row: WebhookEndpoint) -> EndpointRecord:
         names = tuple(row.events.split(",")) if row.events else ()
-        return cls(id=row.id, url=row.url, events=names, created_at=row.created_at)
+        return cls(id=row.id, url=shown_url(row.url), events=names, created_at=row.created_at)
 
 
 def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
-def checked_url(url: str) -> str:
-    """An absolute http(s) URL; the dispatcher follows no redirects, so it must be the receiver's own."""
+def checked_url(url: str, *, allow_private: bool = False) -> str:
+    """An absolute http(s) URL; the dispatcher follows no redirects, so it must be the receiver's own. Its
+    host may not be a loopback, private, ... address (datasources/webhooks/targets.py) unless allowed."""
     try:
         parts = urlsplit(url)
         valid = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
@@ -51,6 +53,8 @@ def checked_url(url: str) -> str:
             "such as https://shop.example/hooks/erp",
             field="url",
         )
+    if not allow_private:
+        checked_target(url)
     return url
 
 
@@ -67,11 +71,17 @@ def checked_events(names: Iterable[str]) -> tuple[str, ...]:
 
 
 async def add_endpoint(
-    session: AsyncSession, url: str, names: Iterable[str] = (), *, now: dt.datetime | None = None
+    session: AsyncSession,
+    url: str,
+    names: Iterable[str] = (),
+    *,
+    allow_private: bool = False,
+    now: dt.datetime | None = None,
 ) -> tuple[EndpointRecord, str]:
-    """The new endpoint and its signing secret (shown once: only the dispatcher reads it again)."""
+    """The new endpoint and its signing secret (shown once: only the dispatcher reads it again).
+    `allow_private`: GATEWAY_WEBHOOK_ALLOW_PRIVATE, for receivers on an intranet (and tests)."""
     row = WebhookEndpoint(
-        url=checked_url(url),
+        url=checked_url(url, allow_private=allow_private),
         events=",".join(checked_events(names)),
         secret=new_secret(),
         created_at=now or dt.datetime.now(dt.UTC),

@@ -14,7 +14,9 @@ from datasources.models import DeliveryStatus, WebhookDelivery
 from datasources.webhooks.claims import Claim
 from datasources.webhooks.schedule import RetrySchedule
 
-MAX_ANSWER = 1000  # characters of an answer's body kept (webhook_delivery.last_answer)
+# Characters of an answer's body kept (webhook_delivery.last_answer holds up to 1000): enough to see why a
+# receiver refused, too little to read what an endpoint serves through the gateway.
+MAX_ANSWER = 200
 MAX_ERROR = 500
 
 

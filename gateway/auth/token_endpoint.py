@@ -11,7 +11,9 @@ from starlette.responses import Response
 from datasources import users
 from gateway.auth.tokens import TokenIssuer
 from gateway.ratelimit.address import client_address
-from gateway.ratelimit.attempts import TokenAttempt, TokenAttempts
+from gateway.ratelimit.attempts import TokenAttempt
+from gateway.ratelimit.limit import Limit
+from gateway.ratelimit.limiter import RateLimiter
 from rest_compat.errors import ApiError
 from rest_compat.responses import JsonResponse
 
@@ -38,13 +40,17 @@ def _basic_credentials(request: Request) -> tuple[str, str] | None:
 
 
 async def issue_token(request: Request) -> Response:
-    attempts: TokenAttempts = request.state.rate_limiter.token_attempts
+    limiter: RateLimiter = request.state.rate_limiter
     # A client over a failure limit is answered 429 before any work, argon2 above all.
-    async with attempts.attempt(client_address(request.scope)) as attempt:
-        user = await _authenticate(request, attempt)
+    async with limiter.token_attempts.attempt(client_address(request.scope)) as attempt:
+        user = await _authenticate(request, attempt, limiter.tokens_per_user)
         if user is None:
             await attempt.failed()
             raise INVALID_CLIENT
+    # Counted once issued: a token stays valid until it expires, so a user minting them must be bounded.
+    refusal = await limiter.tokens_per_user.take(user.name)
+    if refusal is not None:
+        raise refusal
     issuer: TokenIssuer = request.state.token_issuer
     return JsonResponse(
         {
@@ -55,12 +61,17 @@ async def issue_token(request: Request) -> Response:
     )
 
 
-async def _authenticate(request: Request, attempt: TokenAttempt) -> users.UserRecord | None:
+async def _authenticate(request: Request, attempt: TokenAttempt, issued: Limit) -> users.UserRecord | None:
     credentials = _basic_credentials(request)
     if credentials is None:
         return None
     name, secret = credentials
     await attempt.for_user(name)
+    # A user with no room for another token is refused before argon2 too: a client looping on its
+    # own right secret would cost a verification each time.
+    refusal = await issued.check(name)
+    if refusal is not None:
+        raise refusal
     async with request.state.db.reader() as session:
         found = await users.find_user(session, name)
     stored_hash = found[1] if found else None

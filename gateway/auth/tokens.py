@@ -32,6 +32,8 @@ class TokenClaims:
     scopes: tuple[str, ...]
     # None for the tokens issued before tokens carried a version (gateway/auth/versions.py).
     version: TokenVersion | None = None
+    issued_at: int | None = None  # `iat`, in seconds since 1970
+    expires_at: float = float("inf")  # `exp`, in seconds since 1970
 
 
 # Valid tokens remembered with their claims, so that a client's token is verified once, not on every
@@ -92,8 +94,14 @@ class TokenIssuer:
             subject=str(decoded.claims["sub"]),
             scopes=tuple(scope.split()) if isinstance(scope, str) else (),
             version=_version(decoded.claims.get(VERSION_CLAIM)),
+            issued_at=_issued_at(decoded.claims.get("iat")),
+            expires_at=float(decoded.claims["exp"]),
         )
-        return claims, float(decoded.claims["exp"])
+        return claims, claims.expires_at
+
+
+def _issued_at(claim: Any) -> int | None:
+    return claim if type(claim) is int else None
 
 
 def _version(claim: Any) -> TokenVersion | None:

@@ -37,11 +37,16 @@ class _Entry:
     checked: float  # when the read started (monotonic): the entry is as old as that
     checked_wall: float  # the same moment by the wall clock, to compare with a user's creation
 
-    def accepts(self, carried: TokenVersion | None) -> bool:
+    def accepts(self, carried: TokenVersion | None, issued_at: int | None) -> bool:
         if self.version is None:
             return False
-        # Tokens issued before tokens carried a version: valid until the user's first rotation.
-        return carried == self.version or (carried is None and self.version.number == 0)
+        if carried is None:
+            # Tokens issued before tokens carried a version: valid until the user's first rotation, and for
+            # the user they were issued to only, not one added again under its name since (its number is 0
+            # again, but it was created after the token, whose `iat` is the second it was issued in).
+            created_before = issued_at is not None and self.version.created < (issued_at + 1) * 1_000_000
+            return self.version.number == 0 and created_before
+        return carried == self.version
 
     def older_than(self, carried: TokenVersion | None) -> bool:
         if carried is None:
@@ -70,15 +75,16 @@ class TokenVersions:
         self._reads: dict[str, asyncio.Task[_Entry]] = {}
         self._serial = 0  # of the last read started
 
-    async def accepts(self, name: str, carried: TokenVersion | None) -> bool:
-        """Whether `name`'s tokens of version `carried` are still valid. Raises what reading the database
-        raises when it is unavailable and no earlier answer for the user is known."""
+    async def accepts(self, name: str, carried: TokenVersion | None, *, issued_at: int | None = None) -> bool:
+        """Whether `name`'s tokens of version `carried`, issued at `issued_at` (seconds since 1970), are still
+        valid. Raises what reading the database raises when it is unavailable and no earlier answer for the
+        user is known."""
         entry = await self._entry(name)
-        if entry.accepts(carried):
+        if entry.accepts(carried, issued_at):
             return True
         if entry.older_than(carried):
             entry = await self._entry(name, not_before=self._serial + 1)
-        return entry.accepts(carried)
+        return entry.accepts(carried, issued_at)
 
     async def _entry(self, name: str, *, not_before: int | None = None) -> _Entry:
         """A fresh entry, or one of a read started from the `not_before`th on. At most two reads: one under
@@ -94,6 +100,14 @@ class TokenVersions:
             if not_before is None or entry.serial >= not_before:
                 break
         return entry
+
+    async def close(self) -> None:
+        """Ends the reads still under way (their requests may have gone, shielded reads go on): before the
+        database is disposed, so that their connections go back to a pool that is then closed."""
+        reads = list(self._reads.values())
+        for read in reads:
+            read.cancel()
+        await asyncio.gather(*reads, return_exceptions=True)
 
     def _fresh(self, entry: _Entry, not_before: int | None) -> bool:
         if not_before is not None:

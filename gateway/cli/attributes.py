@@ -6,31 +6,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
 
 from datasources import attributes
 from datasources.errors import DomainError
-from gateway.cli.arguments import HELP_FORMAT
 from gateway.cli.database import migrated_database
 from gateway.settings import Settings
-
-
-def add_parser(commands: Any) -> None:
-    actions = commands.add_parser("attributes", help="company attributes (PHKeys)").add_subparsers(
-        required=True, metavar="ACTION"
-    )
-    change = actions.add_parser(
-        "set",
-        help="create or change a company attribute",
-        description="Sets a company attribute, e.g. `gateway attributes set RESTEVENTS REST_Auft,REST_Kunde` "
-        "(or `*`) records the events from now on; an empty CONTENTS ('') records none.",
-        formatter_class=HELP_FORMAT,
-    )
-    change.add_argument("key", metavar="PHKEY", help="the attribute's key (stored in upper case)")
-    change.add_argument("contents", metavar="CONTENTS", help="its contents")
-    change.set_defaults(run=_set)
-    listing = actions.add_parser("list", help="list the company attributes", formatter_class=HELP_FORMAT)
-    listing.set_defaults(run=_list)
 
 
 async def _store(settings: Settings, key: str, contents: str) -> str:

@@ -7,26 +7,8 @@ import asyncio
 import sys
 from typing import Any
 
-from gateway.cli.arguments import HELP_FORMAT, whole_number
 from gateway.cli.database import migrated_database
 from gateway.settings import Settings
-
-DEFAULT_ARTICLES = 500
-DEFAULT_CUSTOMERS = 50
-
-
-def add_parser(commands: Any) -> None:
-    demo = commands.add_parser(
-        "demo",
-        help="migrate and fill an empty database with demo data",
-        description="Fills a database without articles with a deterministic demo catalogue and customers; "
-        "a database that has articles already is left alone.",
-        formatter_class=HELP_FORMAT,
-    )
-    demo.add_argument("--articles", type=whole_number(1), default=DEFAULT_ARTICLES, help="articles to create")
-    demo.add_argument("--customers", type=whole_number(0), default=DEFAULT_CUSTOMERS, help="customers to create")
-    demo.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same data")
-    demo.set_defaults(run=_demo)
 
 
 async def fill(settings: Settings, articles: int, customers: int, seed: int) -> bool:

@@ -6,30 +6,16 @@ import argparse
 import asyncio
 import contextlib
 import signal
-from typing import Any
 
 from datasources import migrate
 from datasources.database import check_reachable, create_database, describe
-from gateway.cli.arguments import HELP_FORMAT
 from gateway.dispatch import Dispatcher
 from gateway.logs import LogFiles
 from gateway.settings import Settings
 
 
-def add_parser(commands: Any) -> None:
-    dispatch = commands.add_parser(
-        "dispatch",
-        help="deliver webhook events until stopped",
-        description="Delivers the recorded events to the webhook endpoints until SIGTERM or Ctrl+C, sharing "
-        "the work with every other dispatcher on the same database (each `gateway serve` process runs one "
-        "unless GATEWAY_WEBHOOK_DISPATCH=0).",
-        formatter_class=HELP_FORMAT,
-    )
-    dispatch.set_defaults(run=_dispatch)
-
-
 async def _run(settings: Settings) -> None:
-    log_files = LogFiles(settings.log_dir)
+    log_files = LogFiles(settings.log_dir, log_format=settings.log_format, queue_size=settings.log_queue_size)
     log_files.open()
     db = create_database(settings.database_url, echo=settings.debug_sql, timeouts=settings.database_timeouts)
     try:
@@ -37,7 +23,13 @@ async def _run(settings: Settings) -> None:
         await migrate.upgrade(db.engine)
         print(f"webhook dispatcher running on {describe(settings.database_url)}; stop with Ctrl+C", flush=True)
         task = asyncio.create_task(
-            Dispatcher(db, settings.webhooks, connect_timeout=settings.database_timeouts.connect).run()
+            Dispatcher(
+                db,
+                settings.webhooks,
+                connect_timeout=settings.database_timeouts.connect,
+                article_interval=settings.catalogue_event_seconds,
+                changes_retention=settings.changes_retention,
+            ).run()
         )
         loop = asyncio.get_running_loop()
         for number in (signal.SIGTERM, signal.SIGINT):

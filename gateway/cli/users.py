@@ -8,66 +8,17 @@ import getpass
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import users
 from datasources.errors import DomainError
-from gateway.cli.arguments import HELP_FORMAT
 from gateway.cli.database import migrated_database
 from gateway.cli.tables import print_table, utc_time
 from gateway.settings import Settings
 
 T = TypeVar("T")
-
-
-def add_parser(commands: Any) -> None:
-    actions = commands.add_parser("users", help="API users").add_subparsers(required=True, metavar="ACTION")
-    add = actions.add_parser(
-        "add",
-        help="create an API user; the secret is read from standard input",
-        description="Creates an API user in the configured database (by default gateway.db in the working "
-        "directory). The secret (at least 8 characters) is read from standard input, or asked for twice on "
-        "a terminal.",
-        formatter_class=HELP_FORMAT,
-    )
-    add.add_argument("name", help="the user name, as sent with HTTP Basic to POST /www/token")
-    add.add_argument(
-        "--scope",
-        action="append",
-        choices=users.SCOPES,
-        help="shop, catalogue or admin; repeatable (default: shop)",
-    )
-    add.set_defaults(run=_add)
-    listing = actions.add_parser(
-        "list",
-        help="list the API users",
-        description="Lists the API users: name, scopes, when they were created (UTC) and how often their "
-        "secret was replaced. Never a secret.",
-        formatter_class=HELP_FORMAT,
-    )
-    listing.add_argument("--json", action="store_true", help="one JSON array instead of aligned columns")
-    listing.set_defaults(run=_list)
-    remove = actions.add_parser(
-        "remove",
-        help="remove an API user; its tokens are refused",
-        description="Removes an API user: it gets no token any more, and the gateway refuses the tokens it "
-        "holds within GATEWAY_TOKEN_CHECK_SECONDS.",
-        formatter_class=HELP_FORMAT,
-    )
-    remove.add_argument("name", help="the user name")
-    remove.set_defaults(run=_remove)
-    rotate = actions.add_parser(
-        "rotate",
-        help="give an API user a new secret, read from standard input; its earlier tokens are refused",
-        description="Replaces an API user's secret with one read from standard input (or asked for twice on "
-        "a terminal; at least 8 characters). The old secret gets no token any more, and the gateway refuses "
-        "the tokens issued before within GATEWAY_TOKEN_CHECK_SECONDS.",
-        formatter_class=HELP_FORMAT,
-    )
-    rotate.add_argument("name", help="the user name")
-    rotate.set_defaults(run=_rotate)
 
 
 def _read_secret() -> str:

@@ -7,7 +7,7 @@ import asyncio
 import datetime as dt
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,57 +16,12 @@ from datasources.errors import DomainError
 from datasources.models import DeliveryStatus
 from datasources.webhooks import deliveries, endpoints
 from datasources.webhooks.deliveries import DeliveryRecord
-from gateway.cli.arguments import HELP_FORMAT, whole_number
 from gateway.cli.database import migrated_database
 from gateway.cli.tables import print_table, utc_time
 from gateway.settings import Settings
 
 T = TypeVar("T")
 ANSWER_WIDTH = 60  # characters of the last answer shown per delivery
-
-
-def add_parser(commands: Any) -> None:
-    actions = commands.add_parser(
-        "webhooks", help="webhook endpoints and deliveries", description="Endpoints that receive ERP events."
-    ).add_subparsers(required=True, metavar="ACTION")
-    add = actions.add_parser(
-        "add",
-        help="add an endpoint; prints its id and signing secret",
-        description="Adds an endpoint that receives the events recorded from now on, as signed POSTs "
-        "(Standard Webhooks). Prints its id and its signing secret, which is shown only this once.",
-        formatter_class=HELP_FORMAT,
-    )
-    add.add_argument("url", help="absolute http or https URL")
-    add.add_argument(
-        "--event",
-        action="append",
-        metavar="NAME",
-        help=f"an event it receives ({', '.join(events.EVENTS)}); repeatable (default: every event)",
-    )
-    add.set_defaults(run=_add)
-    listing = actions.add_parser("list", help="list the endpoints", formatter_class=HELP_FORMAT)
-    listing.set_defaults(run=_list)
-    remove = actions.add_parser(
-        "remove", help="remove an endpoint and its deliveries (pending ones are not sent)", formatter_class=HELP_FORMAT
-    )
-    remove.add_argument("id", type=whole_number(1), help="the endpoint's id")
-    remove.set_defaults(run=_remove)
-    shown = actions.add_parser(
-        "deliveries", help="list deliveries, newest first, with status and answer", formatter_class=HELP_FORMAT
-    )
-    shown.add_argument("--failed", action="store_true", help="only the failed ones")
-    shown.add_argument("--limit", type=whole_number(1, 100_000), default=100, help="at most this many")
-    shown.set_defaults(run=_deliveries)
-    retry = actions.add_parser(
-        "retry",
-        help="send deliveries again",
-        description="Makes deliveries due now with a fresh schedule of attempts, whatever their status.",
-        formatter_class=HELP_FORMAT,
-    )
-    which = retry.add_mutually_exclusive_group(required=True)
-    which.add_argument("delivery", nargs="?", type=whole_number(1), help="a delivery's id")
-    which.add_argument("--failed", action="store_true", help="every failed delivery")
-    retry.set_defaults(run=_retry)
 
 
 def _write(work: Callable[[AsyncSession], Awaitable[T]]) -> T:
@@ -83,13 +38,36 @@ def _refused(error: DomainError) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
+    allow_private = Settings.from_env().webhooks.allow_private
+
+    async def add(session: AsyncSession) -> tuple[endpoints.EndpointRecord, str, list[str]]:
+        record, secret = await endpoints.add_endpoint(session, args.url, args.event or (), allow_private=allow_private)
+        off = [name for name in record.events or events.EVENTS if not await events.enabled(session, name)]
+        return record, secret, off
+
     try:
-        record, secret = _write(lambda session: endpoints.add_endpoint(session, args.url, args.event or ()))
+        record, secret, off = _write(add)
     except DomainError as error:
         return _refused(error)
     print(f"id: {record.id}\nurl: {record.url}\nevents: {_events(record.events)}\nsecret: {secret}")
     print("Keep the secret: receivers verify signatures with it, and it is not shown again.", file=sys.stderr)
+    if off:
+        print(_switched_off(off, every=len(off) == len(record.events or events.EVENTS)), file=sys.stderr)
     return 0
+
+
+def _switched_off(off: list[str], *, every: bool) -> str:
+    """Events are recorded only when the company attribute RESTEVENTS names them, which nothing sets by
+    default: an endpoint added without it would wait for messages that never come."""
+    what = (
+        "switches none of its events on, so this endpoint receives nothing"
+        if every
+        else f"does not switch {', '.join(off)} on, so {'that is' if len(off) == 1 else 'those are'} not recorded"
+    )
+    return (
+        f"Note: the company attribute {events.EVENTS_ATTRIBUTE} {what} until it does. Switch them on with:  "
+        f"gateway attributes set {events.EVENTS_ATTRIBUTE} '{','.join(events.EVENTS)}'  ('*': every event)"
+    )
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -111,8 +89,9 @@ def _remove(args: argparse.Namespace) -> int:
 def _deliveries(args: argparse.Namespace) -> int:
     status = DeliveryStatus.FAILED if args.failed else None
     records = _write(lambda session: deliveries.list_deliveries(session, status=status, limit=args.limit))
+    # One word per header and per cell but the last: the columns split as their headers do.
     print_table(
-        ("ID", "EVENT", "ENDPOINT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "NEXT ATTEMPT", "ANSWER"),
+        ("ID", "EVENT", "MESSAGE", "ENDPOINT", "URL", "STATUS", "ATTEMPTS", "LAST_ATTEMPT", "NEXT_ATTEMPT", "ANSWER"),
         [_delivery_row(record) for record in records],
     )
     return 0
@@ -137,8 +116,10 @@ def _delivery_row(record: DeliveryRecord) -> tuple[str, ...]:
     pending = record.status == DeliveryStatus.PENDING
     return (
         str(record.id),
-        f"{record.event} {record.message_id or ''}".strip(),
-        f"{record.endpoint_id} {record.url}",
+        record.event,
+        record.message_id or "-",
+        str(record.endpoint_id),
+        record.url,
         record.status,
         str(record.attempts),
         utc_time(record.last_attempt_at),

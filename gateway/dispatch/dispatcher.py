@@ -1,6 +1,7 @@
 """The dispatcher: claims due deliveries, sends them beside the requests with bounded concurrency, and
 records how each attempt went. `gateway serve` runs one in every process (app lifespan), `gateway
-dispatch` runs one alone; any number of them share the work through their claims.
+dispatch` runs one alone; any number of them share the work through their claims. Each also records the
+REST_Artikel events of the catalogue's changes (article_events.py), which it then delivers as any other.
 
 It wakes when this process commits deliveries, on PostgreSQL when any process does (LISTEN/NOTIFY), when
 an attempt finishes (a slot is free), and otherwise every poll interval (retries that came due,
@@ -25,11 +26,16 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources.availability import is_outage
+from datasources.catalogue import wakeup as catalogue_wakeup
+from datasources.catalogue.changes import DEFAULT_RETENTION
+from datasources.clock import utcnow
 from datasources.database import Database
 from datasources.models import DeliveryStatus
 from datasources.webhooks import claims, outcomes, wakeup
 from datasources.webhooks.claims import Claim
 from datasources.webhooks.listener import NotificationListener
+from datasources.webhooks.targets import shown_url
+from gateway.dispatch.article_events import ArticleEvents
 from gateway.dispatch.sender import Sender
 from gateway.dispatch.settings import WebhookSettings
 
@@ -38,10 +44,6 @@ log = logging.getLogger("gateway.webhooks")
 # At shutdown, attempts under way get this long to finish; the rest are abandoned, and their claims run
 # out and make them due again (for another process, or this one after its restart).
 SHUTDOWN_GRACE = 3.0
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class Dispatcher:
@@ -55,6 +57,8 @@ class Dispatcher:
         transport: httpx.AsyncBaseTransport | None = None,
         connect_timeout: float = 5.0,
         grace: float = SHUTDOWN_GRACE,
+        article_interval: float = 1.0,
+        changes_retention: float = DEFAULT_RETENTION,
     ) -> None:
         self._db = db
         self._settings = settings
@@ -68,6 +72,9 @@ class Dispatcher:
         self._inflight: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
         self._database_down = False
+        # GATEWAY_CATALOGUE_EVENT_SECONDS and GATEWAY_CHANGES_RETENTION, for the REST_Artikel events.
+        self._article_interval = article_interval
+        self._changes_retention = changes_retention
 
     async def run(self) -> None:
         """Delivers until cancelled; then gives the attempts under way the grace time to finish."""
@@ -77,7 +84,17 @@ class Dispatcher:
             loop.call_soon_threadsafe(self._wake.set)
 
         stop_listening = wakeup.listen(committed)
-        notifications = self._notifications()
+        articles = ArticleEvents(
+            self._db,
+            interval=self._article_interval,
+            poll=self._settings.poll_interval,
+            retention=self._changes_retention,
+            clock=self._clock,
+        )
+        helpers = [asyncio.create_task(articles.run(), name="REST_Artikel events")]
+        notifications = self._notifications(articles.wake)
+        if notifications is not None:
+            helpers.append(notifications)
         try:
             async with self._sender() as sender:
                 try:
@@ -86,9 +103,9 @@ class Dispatcher:
                     await self._settle(self._grace)
         finally:
             stop_listening()
-            if notifications is not None:
-                notifications.cancel()
-                await asyncio.gather(notifications, return_exceptions=True)
+            for task in helpers:
+                task.cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
 
     async def run_once(self) -> int:
         """Claims what is due now (as much as the concurrency allows), sends it and records the outcomes;
@@ -103,9 +120,14 @@ class Dispatcher:
 
     def _sender(self) -> Sender:
         settings = self._settings
-        return Sender(timeout=settings.timeout, concurrency=settings.concurrency, transport=self._transport)
+        return Sender(
+            timeout=settings.timeout,
+            concurrency=settings.concurrency,
+            allow_private=settings.allow_private,
+            transport=self._transport,
+        )
 
-    def _notifications(self) -> asyncio.Task[None] | None:
+    def _notifications(self, catalogue_changed: Callable[[], None]) -> asyncio.Task[None] | None:
         if self._db.engine.dialect.name != "postgresql":
             return None
         listener = NotificationListener(
@@ -113,6 +135,7 @@ class Dispatcher:
             self.wake,
             connect_timeout=self._connect_timeout,
             retry=self._settings.poll_interval,
+            more={catalogue_wakeup.CHANNEL: catalogue_changed},  # on the same connection
         )
         return asyncio.create_task(listener.run(), name="webhook notifications")
 
@@ -205,16 +228,17 @@ class Dispatcher:
                 "webhook delivery %d (%s) to %s failed after %d attempts: %s",
                 claim.delivery_id,
                 claim.event,
-                claim.url,
+                shown_url(claim.url),
                 claim.attempts + 1,
                 _described(outcome),
             )
         elif status is DeliveryStatus.PENDING:
-            log.info(
+            # A warning, not information: a receiver that refuses or fails is an operator's problem to see.
+            log.warning(
                 "webhook delivery %d (%s) to %s: attempt %d %s; tried again later",
                 claim.delivery_id,
                 claim.event,
-                claim.url,
+                shown_url(claim.url),
                 claim.attempts + 1,
                 _described(outcome),
             )

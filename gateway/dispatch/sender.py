@@ -11,6 +11,7 @@ import asyncio
 import datetime as dt
 import logging
 import math
+import ssl
 from importlib.metadata import version
 from types import TracebackType
 
@@ -19,6 +20,7 @@ from standardwebhooks import Webhook
 
 from datasources.webhooks.claims import Claim
 from datasources.webhooks.outcomes import MAX_ANSWER, Outcome
+from gateway.dispatch.addresses import CheckedTransport, RefusedAddress, UnresolvedName
 
 log = logging.getLogger("gateway.webhooks")
 
@@ -26,13 +28,24 @@ ANSWER_BYTES = 4 * MAX_ANSWER  # read of an answer's body at most (UTF-8 takes u
 
 
 class Sender:
-    def __init__(self, *, timeout: float, concurrency: int, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        timeout: float,
+        concurrency: int,
+        allow_private: bool = False,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.timeout = timeout
+        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        if transport is None and not allow_private:
+            transport = CheckedTransport(limits)  # to allowed addresses only, each one as checked
         self._client = httpx.AsyncClient(
-            timeout=timeout,
+            # Connecting gets part of the attempt: a port that does not answer reads as one that refuses.
+            timeout=httpx.Timeout(timeout, connect=timeout / 2),
             # A redirect is an answer like any other non-2xx: the endpoint's URL is the receiver's own.
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
+            limits=limits,
             headers={"user-agent": f"erp-shop-gateway/{version('erp-shop-gateway')} (webhooks)"},
             transport=transport,
         )
@@ -52,8 +65,10 @@ class Sender:
                 return await self._post(claim)
         except TimeoutError:
             return Outcome(error=f"no answer within {self.timeout:g} s")
+        except (RefusedAddress, UnresolvedName) as error:
+            return Outcome(error=str(error))
         except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
-            return Outcome(error=_reason(error))
+            return Outcome(error=_reason(error, self.timeout))
         except Exception as error:
             log.exception("webhook delivery %d: unexpected error", claim.delivery_id)
             return Outcome(error=f"unexpected error: {type(error).__name__}")
@@ -80,15 +95,26 @@ def signed_headers(claim: Claim, now: dt.datetime) -> dict[str, str]:
     }
 
 
-def _reason(error: BaseException) -> str:
-    # httpx says "All connection attempts failed" for a refused connection and an unreachable host alike;
-    # the operating system's error it was raised from (the deepest in the chain) says which, and where.
-    reason, link = error, error.__cause__ or error.__context__
+def _reason(error: BaseException, timeout: float) -> str:
+    """What an operator needs to know, and no more: whether a port refused, was closed or did not answer
+    is not told apart (an admin's URL must not be a port scanner), nor any address or system message."""
+    if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
+        tls = _tls_reason(error)
+        return f"TLS handshake failed: {tls}" if tls else "could not connect"
+    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
+        return "the connection broke before a complete answer"
+    if isinstance(error, httpx.TimeoutException):
+        return f"no answer within {timeout:g} s"
+    return f"failed: {type(error).__name__}"
+
+
+def _tls_reason(error: BaseException) -> str | None:
+    # A certificate the receiver's name does not match, or no CA vouches for: the ssl module's reason.
+    link: BaseException | None = error
     for _ in range(8):  # a chain is short; bounded all the same
         if link is None:
-            break
-        if isinstance(link, OSError):
-            reason = link
+            return None
+        if isinstance(link, ssl.SSLError):
+            return getattr(link, "verify_message", None) or link.reason or "unknown"
         link = link.__cause__ or link.__context__
-    text = str(reason).strip().splitlines()
-    return f"{type(reason).__name__}: {text[0] if text else ''}".rstrip(": ")
+    return None

@@ -1,4 +1,4 @@
-"""Webhook delivery settings from `GATEWAY_WEBHOOK_*` environment variables (README: Configuration)."""
+"""Webhook delivery settings from `GATEWAY_WEBHOOK_*` environment variables (docs/reference/settings.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ class WebhookSettings:
     # never loses one; a killed dispatcher's claims are taken up by another this long after.
     claim_time: float = 60.0
     retry: RetrySchedule = field(default_factory=RetrySchedule)
+    # Endpoints on loopback, private, link-local, ... addresses (datasources/webhooks/targets.py): refused
+    # when added and at every delivery, unless allowed for receivers on an intranet (and tests).
+    allow_private: bool = False
 
     def __post_init__(self) -> None:
         if self.claim_time <= self.timeout:
@@ -49,6 +52,7 @@ class WebhookSettings:
                 max_delay=_positive(env, "GATEWAY_WEBHOOK_RETRY_MAX_DELAY", schedule.max_delay),
                 max_attempts=int(_positive(env, "GATEWAY_WEBHOOK_MAX_ATTEMPTS", schedule.max_attempts, whole=True)),
             ),
+            allow_private=_switch(env, "GATEWAY_WEBHOOK_ALLOW_PRIVATE", defaults.allow_private),
         )
 
 

@@ -31,6 +31,10 @@ class Readiness:
             # answer names no host, driver or file.
             db.availability.failed(error)
             return ApiError.unavailable("database unavailable", RETRY_AFTER)
+        if db.availability.down:
+            # The probe's read worked, but requests are being refused: on SQLite a full disk or a read-only
+            # file refuses every write while reads go on. Ready again once requests are answered for a while.
+            return ApiError.unavailable("database unavailable", RETRY_AFTER)
         return None if found.at_head else _not_at_head(found)
 
 

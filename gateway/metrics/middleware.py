@@ -2,7 +2,8 @@
 
 Placed outermost, so that it sees the status RequestContextMiddleware answers an exception with (503 for
 a database outage, else 500) and the time of every middleware; it reads the SQL statistics that
-middleware keeps for the request (`scope["state"]["query_stats"]`)."""
+middleware keeps for the request (`scope["state"]["query_stats"]`). An open-ended answer (an event stream,
+gateway/open_ended.py) counts the time until it started, not hours in the histogram's top bucket."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway.metrics.labels import method_label, route_label
 from gateway.metrics.registry import Metrics
+from gateway.open_ended import is_open_ended
 from rest_compat.streaming import CUT_OFF
 
 
@@ -25,12 +27,13 @@ class MetricsMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        answered = started
         status = 500  # what the server answers when no response was started
 
         async def send_observed(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, answered = message["status"], time.perf_counter()
             await send(message)
 
         try:
@@ -38,8 +41,7 @@ class MetricsMiddleware:
         finally:
             state = scope.get("state", {})
             route = route_label(scope)
-            self.metrics.observe(
-                method_label(scope), route, status, time.perf_counter() - started, state.get("query_stats")
-            )
+            ended = answered if is_open_ended(state) else time.perf_counter()
+            self.metrics.observe(method_label(scope), route, status, ended - started, state.get("query_stats"))
             if state.get(CUT_OFF):
                 self.metrics.cut_off.labels(route).inc()

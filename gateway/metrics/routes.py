@@ -1,6 +1,6 @@
 """GET /metrics in the Prometheus text format.
 
-It needs a token with the admin scope (the figures show how the shop is used), unless
+It needs a token with the metrics scope (or admin; the figures show how the shop is used), unless
 GATEWAY_METRICS_PUBLIC=1 opens it for a Prometheus on a private network that scrapes without one
 (gateway/middleware/auth.py then asks for no token)."""
 
@@ -40,8 +40,8 @@ class _Scrape(Collector):
 
 async def metrics_page(request: Request, *, metrics: Metrics, public: bool, outbox: BacklogReader) -> Response:
     user: Principal | None = request.scope.get("user")
-    if not public and (user is None or not user.has(Scope.ADMIN)):
-        return error_response(ApiError("insufficient_scope", "the admin scope is required"))
+    if not public and (user is None or not user.has(Scope.METRICS)):
+        return error_response(ApiError("insufficient_scope", "the metrics scope is required"))
     parts: list[Collector] = [multiprocess.all_processes() or metrics.registry]
     found = await outbox.read(request.state.db)
     if found is not None:  # None: the database did not answer in time; the rest is still worth scraping

@@ -4,19 +4,17 @@ GATEWAY_METRICS_PUBLIC says so."""
 
 from __future__ import annotations
 
-import hashlib
-
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gateway.auth.tokens import InvalidToken, TokenIssuer
-from gateway.auth.versions import TokenVersions
+from gateway.auth.bearer import principal, verify_bearer
+from gateway.auth.tokens import TokenClaims
 from gateway.errors import send_error
 from gateway.metrics import METRICS_PATH
 from rest_compat.errors import ApiError
 from schema.permissions import Principal
+from schema.permissions import Scope as ApiScope
 
-CHALLENGE = 'Bearer realm="gateway"'
 # The browser pages' files and Swagger UI's page hold no data (gateway/ui); what they fetch needs a token.
 OPEN_PREFIXES = ("/graphql/static/", "/www/docs/")
 # Paths anyone may read: the token endpoint itself, the API's description, and the probes (gateway/health):
@@ -34,43 +32,33 @@ class BearerAuthMiddleware:
             await self.app(scope, receive, send)
             return
         try:
-            scope["user"] = await self._principal(scope)
+            # The claims too: an answer that outlasts its request (an event stream) watches the token's end.
+            scope["auth"], scope["user"] = await self._authenticate(scope)
         except ApiError as error:
             await send_error(error, scope, send)
             return
         await self.app(scope, receive, send)
 
-    async def _principal(self, scope: Scope) -> Principal:
-        scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise ApiError("invalid_token", "A bearer token is required.", headers={"WWW-Authenticate": CHALLENGE})
-        issuer: TokenIssuer = scope["state"]["token_issuer"]
-        try:
-            claims = issuer.verify(token.strip())
-        except InvalidToken:
-            raise _invalid_token() from None
-        # A removed user's tokens, or those issued before its rotation: refused like any invalid token.
-        # An unavailable database raises here, and is answered 503 like every request that needs it.
-        versions: TokenVersions = scope["state"]["token_versions"]
-        if not await versions.accepts(claims.subject, claims.version):
-            raise _invalid_token()
-        # The token's identity for the per-token rate limit (gateway/ratelimit/middleware.py): a digest,
-        # so that no token is kept in a counter's key or a log line.
-        scope["token_id"] = hashlib.sha256(token.strip().encode()).hexdigest()
-        return Principal.from_names(claims.subject, claims.scopes)
+    async def _authenticate(self, scope: Scope) -> tuple[TokenClaims, Principal]:
+        state = scope["state"]
+        authorization = Headers(scope=scope).get("authorization", "")
+        claims = await verify_bearer(authorization, state["token_issuer"], state["token_versions"])
+        user = principal(claims)
+        # Every route but /metrics needs at least the catalogue scope: a metrics token (Prometheus's) reads
+        # /metrics and nothing else, not even GraphQL's introspection.
+        if not user.has(ApiScope.CATALOGUE) and _route_path(scope) != METRICS_PATH:
+            raise ApiError("insufficient_scope", "the catalogue, shop or admin scope is required")
+        return claims, user
 
 
-def _invalid_token() -> ApiError:
-    return ApiError(
-        "invalid_token",
-        "The token is invalid or expired.",
-        headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'},
-    )
+def _route_path(scope: Scope) -> str:
+    # The path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
+    path: str = scope["path"].removeprefix(scope.get("root_path", ""))
+    return path
 
 
 def _protected(scope: Scope, *, metrics_public: bool) -> bool:
-    # Judge the path as the router sees it: behind a proxy prefix (root_path) it is stripped there.
-    path: str = scope["path"].removeprefix(scope.get("root_path", ""))
+    path = _route_path(scope)
     if path == METRICS_PATH:
         return not metrics_public  # the scope it needs is checked by the page (gateway/metrics/routes.py)
     if path in OPEN_PATHS or (path == "/www/zugferd" and scope["method"] == "OPTIONS"):

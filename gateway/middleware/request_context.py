@@ -1,7 +1,8 @@
 """Per request: an id, SQL statistics, the Server-Timing and X-Request-Id headers, the access log,
 and the last line of defence that turns an exception into the error body: 503 for a database outage
 (logged once per episode by the database's Availability), else the 500 with a logged traceback. Logging
-itself never fails a request (gateway/logs.py drops and counts lines it cannot write)."""
+itself never fails nor holds up a request (gateway/logs/: lines are written by a thread of their own, and
+dropped and counted when they cannot be)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from datasources.availability import RETRY_AFTER, is_outage
 from datasources.statistics import QueryStats, current_stats
 from gateway.errors import internal_error, send_error
+from gateway.logs import current_request_id
 from rest_compat.errors import ApiError
 from schema.errors import UNAVAILABLE_MESSAGE
 
@@ -25,6 +27,9 @@ log = logging.getLogger("gateway")
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 LOGGED_PATH_LENGTH = 512
+ACCESS_LINE = (
+    '%(client)s "%(method)s %(path)s" %(status)s %(duration_ms).1fms db=%(statements)d [request %(request_id)s]'
+)
 # The client went away before its request was read (or the server answered its stalled body 408): nothing
 # reaches it, the server drops what is sent. nginx's "client closed request", for the access log and metrics.
 CLIENT_CLOSED_REQUEST = ApiError("client_closed_request", "the client closed the connection")
@@ -43,6 +48,7 @@ class RequestContextMiddleware:
         # The statistics in the request's state too: the metrics middleware, outside this one, reads them.
         scope.setdefault("state", {}).update(request_id=request_id, query_stats=stats)
         token = current_stats.set(stats)
+        logged_for = current_request_id.set(request_id)
         started = time.perf_counter()
         status = 500
         response_started = False
@@ -69,16 +75,8 @@ class RequestContextMiddleware:
             await send_error(self._answer(error, request_id, scope), scope, send_with_headers)
         finally:
             current_stats.reset(token)
-            access_log.info(
-                '%s "%s %s" %s %.1fms db=%d [request %s]',
-                _client(scope),
-                scope["method"],
-                _path(scope),
-                status,
-                (time.perf_counter() - started) * 1000,
-                stats.statements,
-                request_id,
-            )
+            current_request_id.reset(logged_for)
+            _log_access(scope, request_id, status, time.perf_counter() - started, stats)
 
     @staticmethod
     def _answer(error: Exception, request_id: str, scope: Scope) -> ApiError:
@@ -89,6 +87,20 @@ class RequestContextMiddleware:
             return ApiError.unavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER)
         _log_unhandled(error, request_id, scope)
         return internal_error(request_id)
+
+
+def _log_access(scope: Scope, request_id: str, status: int, seconds: float, stats: QueryStats) -> None:
+    # The fields again as the record's own, for the JSON lines (gateway/logs/formats.py).
+    fields = {
+        "client": _client(scope),
+        "method": scope["method"],
+        "path": _path(scope),
+        "status": status,
+        "duration_ms": round(seconds * 1000, 1),
+        "statements": stats.statements,
+        "request_id": request_id,
+    }
+    access_log.info(ACCESS_LINE, fields, extra=fields)
 
 
 def _log_unhandled(error: Exception, request_id: str, scope: Scope) -> None:

@@ -1,4 +1,6 @@
-"""The client address the token-failure limits count by: the socket's peer, never a header."""
+"""The client address the token-failure limits count by: the socket's peer, or behind a proxy of
+GATEWAY_TRUSTED_PROXIES the client it names (uvicorn's proxy-headers handling, configured in
+gateway/server/run.py, has put it in `scope["client"]`)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ IPV6_PREFIX = 64
 
 
 def client_address(scope: Scope) -> str:
-    """The peer of the connection (`scope["client"]`). X-Forwarded-For is not read: any client can send
-    it, and uvicorn rewrites the peer from it only when its proxy-headers handling is configured."""
+    """The peer of the connection (`scope["client"]`). X-Forwarded-For is not read here: any client can send
+    it, and uvicorn puts the address it names in the peer's place only for a peer among the trusted proxies."""
     client = scope.get("client")
     if not client:
         return "unknown"  # a Unix socket: every client behind it shares one counter

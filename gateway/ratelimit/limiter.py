@@ -34,8 +34,11 @@ class RateLimiter:
                 "Too many failed token requests for this user.",
             ),
         )
-        self.per_token = Limit(
-            "requests-per-token", settings.requests_per_token, strategy, health, "Too many requests with this token."
+        self.per_user = Limit(
+            "requests-per-user", settings.requests_per_user, strategy, health, "Too many requests by this user."
+        )
+        self.tokens_per_user = Limit(
+            "tokens-per-user", settings.tokens_per_user, strategy, health, "Too many tokens issued to this user."
         )
 
     async def aclose(self) -> None:

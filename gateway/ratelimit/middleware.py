@@ -1,8 +1,8 @@
-"""The per-token limit: every authenticated /www and /graphql request counts against its bearer token.
+"""The per-user limit: every authenticated /www, /graphql and /metrics request counts against its user,
+whichever of the user's tokens it carries (a user that gets more tokens gets no more requests).
 
-Placed after BearerAuthMiddleware, which names a verified token by a digest (`scope["token_id"]`): the
-token itself is neither stored nor logged. Requests without one (POST /www/token, the GraphiQL page, a
-refused token) pass untouched."""
+Placed after BearerAuthMiddleware, which puts the verified token's user into the scope. Requests without
+one (POST /www/token, the GraphiQL page, a refused token) pass untouched."""
 
 from __future__ import annotations
 
@@ -10,17 +10,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gateway.errors import send_error
 from gateway.ratelimit.limiter import RateLimiter
+from schema.permissions import Principal
 
 
-class TokenRateLimitMiddleware:
+class UserRateLimitMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        token_id = scope.get("token_id") if scope["type"] == "http" else None
-        if token_id is not None:
+        user: Principal | None = scope.get("user") if scope["type"] == "http" else None
+        if user is not None:
             limiter: RateLimiter = scope["state"]["rate_limiter"]
-            refusal = await limiter.per_token.take(token_id)
+            refusal = await limiter.per_user.take(user.name)
             if refusal is not None:
                 await send_error(refusal, scope, send)
                 return

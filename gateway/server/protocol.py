@@ -13,6 +13,8 @@
 - At the worker's connection limit a new connection takes the place of an idle one (connected or kept
   alive, no request under way), which is closed; only when every connection is busy is the new one
   answered 503 and closed at once. Thousands of idle connections cannot starve the requests that come.
+- At the server's stop, an event stream under way (gateway/open_ended.py) is cut instead of waited for:
+  it would never end by itself, and the server waits for every answer under way before it exits.
 - The server's own refusals (a malformed request line, a bad Content-Length, raw non-ASCII in the path)
   carry the JSON error body every other answer has.
 """
@@ -27,6 +29,7 @@ from typing import Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
+from gateway.open_ended import is_open_ended
 from gateway.settings import ServerLimits
 from rest_compat.responses import JSON_CONTENT_TYPE, encode_json
 
@@ -81,6 +84,15 @@ class HttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing() or self._head_begun:
             return False
         return self.cycle is None or self.cycle.response_complete
+
+    def shutdown(self) -> None:
+        """At the server's stop, an open-ended answer (an event stream) is cut: it would never end by itself,
+        and the server waits for every answer under way. Its client resumes elsewhere from its last cursor."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and is_open_ended(cycle.scope.get("state", {})):
+            self.transport.abort()  # what the socket took is sent; what waits behind a full one is dropped
+            return
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._expect(None)

@@ -22,6 +22,9 @@ GRAPHIQL_STATIC = "/graphql/static"  # the fetched npm packages, one folder per 
 GRAPHIQL_SCRIPTS = "/graphql/static/_gateway"  # our own page script (no npm name starts with "_")
 DOCS = "/www/docs"
 DOCS_SCRIPTS = "/www/docs/_gateway"
+# What Swagger UI shows: /www/openapi.json in OpenAPI 3.0's terms, which it renders 3x faster than 3.1
+# (rest_compat/openapi/openapi30.py).
+DOCS_DOCUMENT = "/www/docs/openapi-3.0.json"
 # The files of Swagger UI's package that templates/swagger.html loads: the only ones served. The package
 # also holds a stock page and initializer that would show the petstore's document from the internet.
 SWAGGER_UI_FILES = ("swagger-ui.css", "swagger-ui-bundle.js")
@@ -77,7 +80,7 @@ def swagger_page(request: Request, swagger_ui_folder: str) -> HTMLResponse:
         {
             "swagger_ui": f"{root}{DOCS}/{swagger_ui_folder}",
             "scripts": f"{root}{DOCS_SCRIPTS}",
-            "openapi": f"{root}/www/openapi.json",
+            "openapi": f"{root}{DOCS_DOCUMENT}",
         },
     )
 

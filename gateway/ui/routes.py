@@ -1,5 +1,5 @@
 """The routes of the browser pages: `/` (links), GraphiQL's files under /graphql/static (its page is
-/graphql itself, rendered by gateway/graphql_view.py), Swagger UI at /www/docs."""
+/graphql itself, rendered by gateway/graphql_view.py), Swagger UI at /www/docs with the document it shows."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from gateway.ui import fetch, pages
 from gateway.ui.static_files import IMMUTABLE, REVALIDATE, CachedStaticFiles
+from rest_compat.openapi import openapi_30_json
 
 SCRIPTS = Path(__file__).parent / "scripts"
 # The package's folder names Swagger UI's version (`swagger-ui-5.31.0`): a new one gets new URLs.
@@ -31,6 +32,7 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/", home, methods=["GET"]),
         Route(pages.DOCS, docs, methods=["GET"]),
+        Route(pages.DOCS_DOCUMENT, openapi_30_json, methods=["GET"]),
         Mount(pages.DOCS_SCRIPTS, scripts),
         Mount(
             f"{pages.DOCS}/{SWAGGER_UI.name}",

@@ -1,13 +1,16 @@
 """Every /www operation: its parameters, request body, responses and error statuses, built from the same
-shapes the routes render and read (rest_compat/*). The README's choices are the descriptions' source."""
+shapes the routes render and read (rest_compat/*). The manual's choices (docs/reference/spec-choices.md) are
+the descriptions' source."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_compat import addresses, articles, customers, media, offers, orders, zugferd
+from rest_compat import addresses, customers, offers, orders, zugferd
 from rest_compat.documents import OFFER_INPUT, ORDER_INPUT
+from rest_compat.openapi.catalogue import catalogue
 from rest_compat.openapi.parts import (
+    CUSTOMER_NUMBER,
     LINKS,
     READS,
     TEXT,
@@ -17,10 +20,10 @@ from rest_compat.openapi.parts import (
     WRITES,
     answer,
     body,
-    code_query,
+    column_text,
     envelope,
+    fields_query,
     file_answer,
-    list_query,
     path,
     query,
     responses,
@@ -33,11 +36,7 @@ from rest_compat.openapi.schemas import (
     JsonSchema,
     Schemas,
     code_values,
-    shape_names,
 )
-from rest_compat.shapes import Shape
-from schema.constraints import max_length
-from schema.limits import RequestLimits
 
 Paths = dict[str, dict[str, Any]]
 
@@ -46,7 +45,7 @@ def operations(schemas: Schemas) -> Paths:
     """The `paths` object."""
     return {
         **_token(),
-        **_catalogue(schemas),
+        **catalogue(schemas),
         **_customers(schemas),
         **_addresses(schemas),
         **_orders(schemas),
@@ -56,27 +55,12 @@ def operations(schemas: Schemas) -> Paths:
     }
 
 
-def _text(type_name: str, field: str) -> JsonSchema:
-    """Text up to the length of the column it is looked up in: a longer one matches nothing (404)."""
-    length = max_length(type_name, field)
-    assert length is not None, (type_name, field)
-    return {**TEXT, "maxLength": length}
-
-
-CUSTOMER_NUMBER = _text("Customer", "number")
-
-
 def _search_field(name: str, field: JsonSchema) -> JsonSchema:
     """A query parameter of the address search, the address field it compares as the body has it."""
     kind = CODES.get(name)
     if kind is None:
         return query(name, {**TEXT, "maxLength": field["maxLength"]}, f"{name} equals")
     return query(name, {"type": "string", "enum": code_values(kind, required=False)}, f"{name} equals")
-
-
-def _fields(shape: Shape) -> JsonSchema:
-    description = "REST field names to return (nested ones with a dot); default all"
-    return list_query("fields", shape_names(shape), most=RequestLimits().field_names, description=description)
 
 
 def _token() -> Paths:
@@ -92,78 +76,6 @@ def _token() -> Paths:
     }
 
 
-def _catalogue(schemas: Schemas) -> Paths:
-    view = [
-        code_query("waehrabk", "currency", "Currency of the prices, ISO 4217; default the leading one"),
-        query(
-            "debinr", CUSTOMER_NUMBER, "Customer number: the customer's price list and language (needs the shop scope)"
-        ),
-        code_query("adrsprache", "language", "Output language, ISO 639-2/B (ger, fre, ita, eng, ...); default ger"),
-    ]
-    sorts = list_query(
-        "sorts",
-        [f"{sign}{name}" for name in articles.SORTS for sign in ("", "+", "-")],
-        most=RequestLimits().sort_keys,
-        description=f"REST names, - for descending; default +ArtBez; sortable: {', '.join(articles.SORTS)}",
-    )
-    article_list = schemas.output(articles.ARTICLE, "Article", every_field=False)
-    article = schemas.output(articles.SINGLE_ARTICLE, "Article", every_field=False)
-    media_record = schemas.output(media.MEDIA, "Media", every_field=False)
-    number = path("number", _text("Article", "number"), "ArtNr")
-    return {
-        "/www/artikel": {
-            "get": {
-                "summary": "Exposed articles (ArtikelListe)",
-                "description": (
-                    f"A list longer than {articles.PAGE} articles (limit=0 on a larger catalogue) is sent as it "
-                    "is read, with chunked transfer encoding (HTTP/1.0: one body with its Content-Length): a "
-                    "part that fails after the 200 went out cuts the answer off, incomplete."
-                ),
-                "parameters": [
-                    *view,
-                    query("limit", WHOLE_NUMBER_OR_EMPTY, "Articles per page; 0 = all (default)"),
-                    query("offset", WHOLE_NUMBER_OR_EMPTY, "Start at article N; default 0"),
-                    _fields(articles.ARTICLE),
-                    sorts,
-                ],
-                "responses": responses(
-                    {200: answer("A page", envelope({"type": "array", "items": article_list}, links=LINKS))}, READS
-                ),
-            }
-        },
-        "/www/artikel/{number}": {
-            "get": {
-                "summary": "One exposed article (Artikel)",
-                "parameters": [number, *view, _fields(articles.SINGLE_ARTICLE)],
-                "responses": responses({200: answer("The article", envelope(article))}, READS),
-            }
-        },
-        "/www/artikelmedia/{number}": {
-            "get": {
-                "summary": "The media records of an article (ArtikelMedia)",
-                "parameters": [number, _fields(media.MEDIA)],
-                "responses": responses(
-                    {200: answer("Its media records", envelope({"type": "array", "items": media_record}))}, READS
-                ),
-            }
-        },
-        "/www/artikelmediadaten/{id}": {
-            "get": {
-                "summary": "A media file itself (ArtikelMediaDaten), with its MIME type",
-                "parameters": [
-                    path("id", WHOLE_NUMBER, "IDKey"),
-                    query(
-                        "type",
-                        _text("Media", "imageFormat"),
-                        "Bild, Text, or one of the record's formats; default the image, else the text",
-                    ),
-                ],
-                "responses": responses({200: file_answer("The file", "image/*", "text/*")}, READS),
-            }
-        },
-    }
-
-
 def _customers(schemas: Schemas) -> Paths:
     status = {"type": "string", "pattern": f"^{BLANK}[ONAona]?{BLANK}$"}
     return {
@@ -174,16 +86,16 @@ def _customers(schemas: Schemas) -> Paths:
                 "responses": responses({201: answer("Its number", envelope(text_object(DebiNr=8)))}, WRITES),
             }
         },
-        "/www/kunden/{number}": {
+        "/www/kunden/{DebiNr}": {
             "get": {
                 "summary": "A customer with its last orders",
                 "parameters": [
-                    path("number", CUSTOMER_NUMBER, "DebiNr"),
+                    path("DebiNr", CUSTOMER_NUMBER, "DebiNr"),
                     query(
                         "order", WHOLE_NUMBER_OR_EMPTY, "How many of the last orders to list, newest first; default 0"
                     ),
                     query("status", status, "Only orders with this plan status: O, N or A"),
-                    _fields(customers.CUSTOMER),
+                    fields_query(customers.CUSTOMER),
                 ],
                 "responses": responses(
                     {
@@ -217,7 +129,7 @@ def _addresses(schemas: Schemas) -> Paths:
         },
         "required": ["KundLief", "KundRech", "KundKontakt", "DebiNr", "links"],
     }
-    number = path("number", WHOLE_NUMBER, "AdrNr")
+    number = path("AdrNr", WHOLE_NUMBER, "AdrNr")
     return {
         "/www/adressen": {
             "get": {
@@ -226,7 +138,7 @@ def _addresses(schemas: Schemas) -> Paths:
                 "responses": responses({200: answer("Its addresses", envelope(by_role, counted=True))}, READS),
             }
         },
-        "/www/adressen/{number}": {
+        "/www/adressen/{AdrNr}": {
             "get": {
                 "summary": "One address",
                 "parameters": [number],
@@ -282,10 +194,10 @@ def _orders(schemas: Schemas) -> Paths:
                 ),
             },
         },
-        "/www/auftrag/{number}": {
+        "/www/auftrag/{AuftNr}": {
             "get": {
                 "summary": "An order",
-                "parameters": [path("number", _text("SalesDocument", "number"), "AuftNr")],
+                "parameters": [path("AuftNr", column_text("SalesDocument", "number"), "AuftNr")],
                 "responses": responses(
                     {200: answer("The order", envelope(schemas.output(orders.ORDER, "SalesDocument")))}, READS
                 ),

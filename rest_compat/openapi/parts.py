@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rest_compat.openapi.schemas import BLANK, LINK, OPTIONAL_TEXT, REQUIRED_TEXT, JsonSchema, code_values
+from rest_compat.conditional import MAX_IF_NONE_MATCH
+from rest_compat.openapi.schemas import BLANK, LINK, OPTIONAL_TEXT, REQUIRED_TEXT, JsonSchema, code_values, shape_names
 from rest_compat.params import MAX_INT
+from rest_compat.shapes import Shape
+from schema.constraints import max_length
+from schema.limits import RequestLimits
 
 JSON = "application/json"
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -26,10 +30,11 @@ ERRORS = {
     405: "Not a method of this path (`method_not_allowed`; `Allow` and `info.allow` list the path's methods)",
     408: "The request's head or body did not arrive in time (`request_timeout`); the connection is closed",
     409: "A conflict with what is stored (`conflict`)",
+    410: "The cursor is older than the changes kept (`gone`): read the whole list again",
     413: "The body is over its limit (`payload_too_large`)",
     415: "The body is not `application/json` in UTF-8 or ISO-8859-1 (`unsupported_media_type`)",
     422: "Well-formed but impossible: an unknown article, a packaging unit not offered, no price (`unprocessable`)",
-    429: "Too many requests with this token (`rate_limited`, `Retry-After`)",
+    429: "Over a rate limit: requests of the token's user, or tokens (`rate_limited`, `Retry-After`)",
     500: "Unexpected (`internal`; `info.request_id` is in the log)",
     503: "The database is away or did not answer in time (`unavailable`, `Retry-After`)",
 }
@@ -39,6 +44,28 @@ ALLOW = "^(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)(?:, (?:GET|HEAD|POST|PUT|PA
 # A JWS in compact serialisation: three base64url parts.
 JWT = r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
 READS = (400, 401, 403, 404, 429, 500, 503)
+# Conditional GETs of the catalogue (rest_compat/conditional.py): a strong tag, If-None-Match, 304.
+ETAG = {
+    "schema": {"type": "string", "pattern": '^"[0-9a-f]{32}"$'},
+    "description": "A strong entity tag of this answer: it changes when anything the answer holds changes (the "
+    "ERP's own writes too), and only then. Send it back in If-None-Match.",
+}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "maxLength": MAX_IF_NONE_MATCH},
+    "description": "ETags of answers held (a list; W/ tags compare weakly), or *: 304 Not Modified when the "
+    "answer would carry one of them now, decided without making the answer",
+}
+VARY = {
+    "schema": {"const": "Accept-Encoding"},
+    "description": "A compressed answer (Accept-Encoding: gzip) has a tag of its own",
+}
+NOT_MODIFIED = {
+    "description": "Not Modified: the answer would be one that If-None-Match names; no body",
+    "headers": {"ETag": ETAG, "Vary": VARY},
+}
 WRITES = (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503)
 ERROR_CODES = [
     "invalid_request",
@@ -49,6 +76,7 @@ ERROR_CODES = [
     "method_not_allowed",
     "request_timeout",
     "conflict",
+    "gone",
     "payload_too_large",
     "unsupported_media_type",
     "unprocessable",
@@ -57,6 +85,21 @@ ERROR_CODES = [
     "unavailable",
     "endpoint",
 ]
+
+
+def column_text(type_name: str, field: str) -> JsonSchema:
+    """Text up to the length of the column it is looked up in: a longer one matches nothing (404)."""
+    length = max_length(type_name, field)
+    assert length is not None, (type_name, field)
+    return {**TEXT, "maxLength": length}
+
+
+CUSTOMER_NUMBER = column_text("Customer", "number")
+
+
+def fields_query(shape: Shape) -> JsonSchema:
+    description = "REST field names to return (nested ones with a dot); default all"
+    return list_query("fields", shape_names(shape), most=RequestLimits().field_names, description=description)
 
 
 def query(name: str, schema: JsonSchema, description: str, *, required: bool = False) -> JsonSchema:
@@ -96,6 +139,11 @@ def envelope(data: JsonSchema, *, counted: bool = False, **more: JsonSchema) -> 
 
 def answer(description: str, schema: JsonSchema) -> JsonSchema:
     return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def tagged(ok: JsonSchema) -> JsonSchema:
+    """A 200 answer with its ETag (and the Vary its tag names)."""
+    return {**ok, "headers": {"ETag": ETAG, "Vary": VARY}}
 
 
 def file_answer(description: str, *media_types: str) -> JsonSchema:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import strawberry
 
-from datasources.catalogue.articles import MAX_SEARCH_LENGTH, ArticleFilter
+from datasources.catalogue.filters import MAX_SEARCH_LENGTH, ArticleFilter
+from datasources.catalogue.list_price import PriceView
 from datasources.catalogue.ordering import Sort, SortField
 from schema.catalogue.enums import ArticleSortField, SortDirection
 from schema.limits.inputs import max_length
+from schema.scalars import UtcDateTime
 
 
 @strawberry.input(description="Restricts the article list; every given condition must hold.")
@@ -29,9 +33,46 @@ class ArticleFilterInput:
         description="ArtNr is one of these (at most 1000): e.g. a part of a list that articleNumbers gave.",
     )
 
-    def to_filter(self) -> ArticleFilter:
+    price_from: float | None = strawberry.field(
+        default=None,
+        description="List price at least this: the lowest base-unit tier in the caller's price list and currency "
+        "(the first list of the chain with such prices); articles without one never match a price.",
+    )
+    price_to: float | None = strawberry.field(
+        default=None,
+        description="List price below this (priceFrom <= price < priceTo: the bands of articleFacets).",
+    )
+    modified_since: UtcDateTime | None = strawberry.field(
+        default=None, description="GeaendertAmUTC at or after this moment."
+    )
+    has_media: bool | None = strawberry.field(
+        default=None, description="true: the article has media records (ArtikelMedia); false: none."
+    )
+
+    def to_filter(self, prices: PriceView | None = None) -> ArticleFilter:
+        """The filter; `prices`: the caller's view, in which priceFrom and priceTo are read."""
         numbers = None if self.numbers is None else tuple(self.numbers)
-        return ArticleFilter(self.group, self.article_class, self.search, self.available, numbers)
+        return ArticleFilter(
+            self.group,
+            self.article_class,
+            self.search,
+            self.available,
+            numbers,
+            price_from=_decimal(self.price_from),
+            price_to=_decimal(self.price_to),
+            modified_since=self.modified_since,
+            has_media=self.has_media,
+            prices=prices if self.priced else None,
+        )
+
+    @property
+    def priced(self) -> bool:
+        return self.price_from is not None or self.price_to is not None
+
+
+def _decimal(value: float | None) -> Decimal | None:
+    # repr: the shortest text of the float, the number the client wrote (0.1, not 0.1000000000000000055...).
+    return None if value is None else Decimal(repr(value))
 
 
 @strawberry.input(description="One sort key.")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from typing import Generic, TypeVar
 
-from datasources.catalogue import details, media, pricing, stock
+from datasources.catalogue import details, media, price_tiers, stock
 from datasources.catalogue.details import ArticlePackaging
 from datasources.catalogue.records import (
     AttributeRecord,
@@ -47,7 +47,7 @@ async def _prices_by_unit(
     reads: Reads, ids: Sequence[int], view: CatalogueView
 ) -> dict[int, dict[str | None, list[PriceTier]]]:
     by_unit: dict[int, dict[str | None, list[PriceTier]]] = defaultdict(dict)
-    for (article_id, unit), tiers in (await pricing.prices_by_article(reads, ids, view)).items():
+    for (article_id, unit), tiers in (await price_tiers.prices_by_article(reads, ids, view)).items():
         by_unit[article_id][unit] = tiers
     return by_unit
 

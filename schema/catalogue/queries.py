@@ -10,8 +10,9 @@ import strawberry
 
 from datasources.catalogue import articles, media, ordering
 from datasources.catalogue.articles import ArticleQuery
+from datasources.catalogue.list_price import PriceView
 from datasources.catalogue.records import ArticleRecord
-from datasources.catalogue.view import output_language, resolve_view
+from datasources.catalogue.view import CatalogueView, output_language, resolve_view
 from datasources.errors import InvalidInput
 from schema.catalogue.inputs import ArticleFilterInput, ArticleSortInput
 from schema.catalogue.types import Article, ArticlePage, MediaContent
@@ -24,13 +25,14 @@ CUSTOMER = (
     "Customer number (debinr): selects the customer's price list and language. Needs the shop scope: a "
     "customer's prices, and whether a customer exists, are shop data."
 )
+CURRENCY_OF_FILTER = "Currency in which the filter's priceFrom and priceTo are read; default the leading currency."
 PAGE = (
     "Page size; null: the largest page (GATEWAY_GRAPHQL_PAGE_SIZE, 1000 by default). totalCount says how many "
     "there are: page with offset."
 )
 
 
-def _customer_allowed(info: strawberry.Info[Context], customer_number: str | None) -> None:
+def customer_allowed(info: strawberry.Info[Context], customer_number: str | None) -> None:
     if customer_number is not None:
         require(info.context.user, Scope.SHOP, "customerNumber needs the shop scope (customer prices are shop data)")
 
@@ -51,7 +53,7 @@ def _page_size(info: strawberry.Info[Context], limit: int | None) -> int | None:
     return limit
 
 
-def _checked_page(
+def checked_page(
     info: strawberry.Info[Context],
     limit: int | None,
     offset: int,
@@ -64,27 +66,34 @@ def _checked_page(
     if offset < 0:
         raise InvalidInput("offset cannot be negative", field="offset")
     ordering.check_sort_keys(len(sort or ()), info.context.limits.sort_keys)
-    _customer_allowed(info, customer_number)
+    customer_allowed(info, customer_number)
     return _page_size(info, limit)
 
 
-def _article_query(
-    language: str,
+def article_filter(filter: ArticleFilterInput | None, view: CatalogueView | None) -> articles.ArticleFilter:
+    """The filter of `filter`, its prices read in `view` (the caller's, needed when it has a price)."""
+    if filter is None:
+        return articles.ArticleFilter()
+    return filter.to_filter(None if view is None else PriceView(view.currency, view.price_list_ids))
+
+
+def article_query(
+    view: CatalogueView,
     filter: ArticleFilterInput | None,
     sort: list[ArticleSortInput] | None,
     limit: int | None,
     offset: int,
 ) -> ArticleQuery:
     return ArticleQuery(
-        language=language,
-        filter=filter.to_filter() if filter else articles.ArticleFilter(),
+        language=view.language,
+        filter=article_filter(filter, view),
         sort=tuple(s.to_sort() for s in sort) if sort else ordering.DEFAULT_SORT,
         limit=limit,
         offset=offset,
     )
 
 
-def _prime_designations(info: strawberry.Info[Context], records: Iterable[ArticleRecord], language: str) -> None:
+def prime_designations(info: strawberry.Info[Context], records: Iterable[ArticleRecord], language: str) -> None:
     """The designations read with the articles are the designation loader's answers; "" (none at all) and
     None (not read) are left to it."""
     designations = info.context.catalogue.designation
@@ -107,14 +116,14 @@ class CatalogueQuery:
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> ArticlePage:
-        limit = _checked_page(info, limit, offset, sort, customer_number)
+        limit = checked_page(info, limit, offset, sort, customer_number)
         reads = info.context.db.reads
         view = await resolve_view(reads, language=language, currency=currency, customer_number=customer_number)
-        query = _article_query(view.language, filter, sort, limit, offset)
+        query = article_query(view, filter, sort, limit, offset)
         found = await articles.find_articles(reads, query)
-        _prime_designations(info, found.records, view.language)
+        prime_designations(info, found.records, view.language)
         items = [Article.of(r, view) for r in found.records]
-        return ArticlePage(items=items, has_next_page=found.has_more, query=query)
+        return ArticlePage(items=items, has_next_page=found.has_more, query=query, view=view)
 
     @strawberry.field(
         description="The ArtNr of the exposed articles in the order of `articles` with the same arguments, "
@@ -132,14 +141,15 @@ class CatalogueQuery:
         offset: int = 0,
         language: Annotated[str | None, strawberry.argument(description=LANGUAGE)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
+        currency: Annotated[str | None, strawberry.argument(description=CURRENCY_OF_FILTER)] = None,
     ) -> list[str]:
-        limit = _checked_page(info, limit, offset, sort, customer_number)
+        limit = checked_page(info, limit, offset, sort, customer_number)
         reads = info.context.db.reads
-        if customer_number is None:
-            output = output_language(language)
-        else:  # the customer's own language wins
-            output = (await resolve_view(reads, language=language, customer_number=customer_number)).language
-        query = _article_query(output, filter, sort, limit, offset)
+        if customer_number is None and not (filter and filter.priced):
+            view = CatalogueView(output_language(language), currency or "", ())  # no price is read
+        else:  # the customer's own language wins; a price filter reads the caller's price lists
+            view = await resolve_view(reads, language=language, currency=currency, customer_number=customer_number)
+        query = article_query(view, filter, sort, limit, offset)
         numbers = await articles.article_numbers(reads, query)
         return numbers[:limit]  # the data layer reads one more: whether more follow
 
@@ -155,7 +165,7 @@ class CatalogueQuery:
         currency: Annotated[str | None, strawberry.argument(description=CURRENCY)] = None,
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> Article | None:
-        _customer_allowed(info, customer_number)
+        customer_allowed(info, customer_number)
         reads = info.context.db.reads
         # The article (with its designation, unless a customer's language decides) and the view, asked for
         # together: one batch (datasources/reads).
@@ -166,7 +176,7 @@ class CatalogueQuery:
         )
         if record is None:
             return None
-        _prime_designations(info, (record,), view.language)
+        prime_designations(info, (record,), view.language)
         return Article.of(record, view)
 
     @strawberry.field(

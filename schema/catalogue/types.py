@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP
 
 import strawberry
 from strawberry.scalars import Base64
 
-from datasources.catalogue import articles
+from datasources.catalogue import articles, versions
 from datasources.catalogue.articles import ArticleQuery
 from datasources.catalogue.records import (
     ArticleRecord,
@@ -21,13 +21,20 @@ from datasources.catalogue.records import (
     StockRecord,
 )
 from datasources.catalogue.view import CatalogueView
+from datasources.errors import Unprocessable
 from schema.batches import batch_field
 from schema.context import Context
-from schema.scalars import UtcDateTime
+from schema.scalars import UtcDateTime, float_or_none
 
-
-def _float(value: Decimal | None) -> float | None:
-    return None if value is None else float(value)
+ARTICLE_VERSION = (
+    "Changes when anything this article's answer holds changes (whoever writes it, the ERP too) or the view's "
+    "customer or leading currency does: as articleVersion gives it with the same arguments. Opaque."
+)
+PAGE_VERSION = (
+    "Changes when an article enters, leaves or changes within this page, or whether more follow, or the "
+    "view's customer or leading currency changes; not when an article outside it changes: as articlesVersion "
+    "gives it with the same arguments. Opaque."
+)
 
 
 @strawberry.type(description="An attribute (PHKey/Contents) configuring an article's output.")
@@ -59,7 +66,7 @@ class Price:
             article_number=article_number,
             price_range=tier.price_range,
             min_quantity=float(tier.min_quantity),
-            max_quantity=_float(tier.max_quantity),
+            max_quantity=float_or_none(tier.max_quantity),
             amount=float(tier.amount),
             price_kind=tier.price_kind,
             packaging_unit=tier.packaging_unit,
@@ -154,10 +161,18 @@ class MediaContent:
     file_name: str = strawberry.field(description="AMDDateiName.")
     content_type: str = strawberry.field(description="MIME type of the content.")
     content: Base64 = strawberry.field(description="The file's bytes.")
+    version: str = strawberry.field(
+        description="Changes when the media record or its article changes: as mediaContentVersion gives it."
+    )
 
     @classmethod
     def of(cls, record: MediaFile) -> MediaContent:
-        return cls(file_name=record.file_name, content_type=record.content_type, content=Base64(record.content))
+        return cls(
+            file_name=record.file_name,
+            content_type=record.content_type,
+            content=Base64(record.content),
+            version=record.version,
+        )
 
 
 async def _unit_prices(units: Sequence[PackagingUnit], context: Context) -> list[list[Price] | None]:
@@ -167,7 +182,7 @@ async def _unit_prices(units: Sequence[PackagingUnit], context: Context) -> list
     ]
 
 
-async def _unit_stock(units: Sequence[PackagingUnit], context: Context) -> list[list[StockEntry]]:
+async def _unit_stock(units: Sequence[PackagingUnit], context: Context) -> list[list[StockEntry] | Unprocessable]:
     stock = await context.catalogue.stock.load_many([unit.article.id for unit in units])
     return [_stock_list(unit.article.number, records, unit.code) for unit, records in zip(units, stock, strict=True)]
 
@@ -197,9 +212,9 @@ class PackagingUnit:
             ean=record.ean,
             designation=record.designation,
             factor=float(record.factor),
-            weight_factor=_float(record.weight_factor),
-            weight=_float(record.weight),
-            content_weight=_float(record.content_weight),
+            weight_factor=float_or_none(record.weight_factor),
+            weight=float_or_none(record.weight),
+            content_weight=float_or_none(record.content_weight),
             article=article,
             view=view,
         )
@@ -209,8 +224,22 @@ def _price_list(article_number: str, tiers: list[PriceTier] | None) -> list[Pric
     return [Price.of(article_number, tier) for tier in tiers] if tiers else None
 
 
-def _stock_list(article_number: str, records: list[StockRecord], unit: str | None) -> list[StockEntry]:
-    return [StockEntry.of(article_number, r) for r in records if r.packaging_unit == unit]
+# LagerBestand is an integer of the interface (GraphQL's Int: 32 bits); the ERP's stock may exceed it.
+_INT_RANGE = range(-(2**31), 2**31)
+
+
+def _stock_list(article_number: str, records: list[StockRecord], unit: str | None) -> list[StockEntry] | Unprocessable:
+    """The stock entries of the unit; an article whose stock the interface cannot hold is answered with the
+    error that names the record, as that article's (or unit's) value: the page's other articles keep theirs."""
+    entries = [StockEntry.of(article_number, r) for r in records if r.packaging_unit == unit]
+    for entry in entries:
+        if entry.quantity not in _INT_RANGE:
+            return Unprocessable(
+                f"the stock of article {article_number} in warehouse {entry.warehouse} is {entry.quantity}, "
+                "beyond what LagerBestand (a 32-bit integer) holds",
+                info={"ArtNr": article_number, "LagerOrt": entry.warehouse, "VPEinheit": unit},
+            )
+    return entries
 
 
 # The article's batch fields: each asks its loaders for the whole level of articles at once.
@@ -249,7 +278,7 @@ async def _prices(articles: Sequence[Article], context: Context) -> list[list[Pr
     ]
 
 
-async def _stock(articles: Sequence[Article], context: Context) -> list[list[StockEntry] | None]:
+async def _stock(articles: Sequence[Article], context: Context) -> list[list[StockEntry] | Unprocessable | None]:
     loaders = context.catalogue
     packaging_of = loaders.packaging.load_many([a.record.id for a in articles])
     stock_of = loaders.stock.load_many([a.record.id for a in articles])
@@ -315,6 +344,10 @@ class Article:
     record: strawberry.Private[ArticleRecord]
     view: strawberry.Private[CatalogueView]
 
+    @strawberry.field(description=ARTICLE_VERSION)
+    def version(self) -> str:
+        return versions.records_version(self.view, (self.record,))
+
     @classmethod
     def of(cls, record: ArticleRecord, view: CatalogueView) -> Article:
         return cls(
@@ -323,12 +356,12 @@ class Article:
             status=record.status,
             unit=record.unit,
             colour=record.colour,
-            tax_rate=_float(record.tax_rate),
+            tax_rate=float_or_none(record.tax_rate),
             group=record.group,
             article_class=record.article_class,
             procurement_type=record.procurement_type,
             processing_type=record.processing_type,
-            weight=_float(record.weight),
+            weight=float_or_none(record.weight),
             modified_at=UtcDateTime(record.modified_at),
             currency=view.currency,
             record=record,
@@ -343,6 +376,11 @@ class ArticlePage:
         description="Whether articles follow this page (read with the page, without counting); false without a limit."
     )
     query: strawberry.Private[ArticleQuery]
+    view: strawberry.Private[CatalogueView]
+
+    @strawberry.field(description=PAGE_VERSION)
+    def version(self) -> str:
+        return versions.records_version(self.view, (item.record for item in self.items), self.has_next_page)
 
     @strawberry.field(description="How many articles match, over all pages (counted only when asked for).")
     async def total_count(self, info: strawberry.Info[Context]) -> int:

@@ -9,7 +9,7 @@ from strawberry.scalars import JSON, Base64
 
 from datasources import einvoice
 from schema.context import Context
-from schema.permissions import IsShop
+from schema.permissions import IsShop, Scope
 
 
 @strawberry.enum(description="Why an e-invoice operation failed.")
@@ -48,7 +48,9 @@ class EInvoiceInput:
         default=False, description="Verbose: the log lines also go to the log (null: false)."
     )
     debug: bool | None = strawberry.field(
-        default=False, description="Debug: keep the work files in the work directory (null: false)."
+        default=False,
+        description="Debug: keep the work files of a call that succeeds in the work directory (null: false). "
+        "Only for a token with the admin scope; ignored for others.",
     )
 
 
@@ -59,14 +61,17 @@ class EInvoiceMutation:
         permission_classes=[IsShop],
     )
     async def einvoice(self, info: strawberry.Info[Context], input: EInvoiceInput) -> EInvoicePayload:
+        user = info.context.user
         try:
             result = await einvoice.run_operation(
                 input.operation or "",
                 input.pdf,
                 input.xml,
                 verbose=bool(input.verbose),
-                debug=bool(input.debug),
+                # Work files hold a shop's invoices and take disk space: an operator's, not every shop's.
+                debug=bool(input.debug) and user is not None and user.has(Scope.ADMIN),
                 work_dir=info.context.work_dir,
+                max_work_bytes=info.context.max_work_bytes,
             )
         except einvoice.EInvoiceError as error:
             problem = EInvoiceError(

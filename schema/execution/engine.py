@@ -8,11 +8,15 @@ run itself fails, which is a bug (logged), or meets a value its plan does not co
 for a list; none of this schema's resolvers returns one).
 
 Each operation records the path it took in the request's statistics (Server-Timing: `graphql;desc=...`).
+A fallback, which runs every resolver a second time, is also recorded by its operation's name: in the
+request's statistics (gateway/metrics counts it, `gateway_graphql_fallbacks_total`) and in `FALLBACKS`, the
+process's count (the test suite fails on any it did not expect).
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import Any, cast
 
 from graphql import ExecutionResult, ExperimentalIncrementalExecutionResults, OperationType
@@ -31,6 +35,8 @@ log = logging.getLogger("gateway.graphql.execution")
 COMPILED = "compiled"
 GRAPHQL_CORE = "graphql-core"
 FALLBACK = "compiled+graphql-core"  # the compiled run failed (a bug) or met what it does not complete
+# Every fallback of this process, by operation name ("an operation" for an unnamed one).
+FALLBACKS: Counter[str] = Counter()
 
 
 class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -68,6 +74,11 @@ class CompilingExecutor(StrawberryGraphQLCoreExecutionContext):
 
     async def _by_graphql_core(self) -> ExecutionResult:
         _record(FALLBACK)
+        name = self._name()
+        FALLBACKS[name] += 1
+        stats = current_stats.get()
+        if stats is not None:
+            stats.graphql_fallbacks.append(name)
         self.collected_errors = CollectedErrors()  # the compiled run's are not graphql-core's answer
         result = super().execute_operation()
         if self.is_awaitable(result):

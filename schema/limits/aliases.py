@@ -13,10 +13,10 @@ from graphql import (
     OperationDefinitionNode,
     SelectionSetNode,
     ValidationContext,
-    ValidationRule,
 )
 
 from schema.limits.fragments import FragmentFold
+from schema.limits.validation import WholeDocumentRule
 
 
 def aliases_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], int]) -> int:
@@ -33,8 +33,8 @@ def aliases_of(selection_set: SelectionSetNode, type_name: str, fragment: Callab
     return count
 
 
-def aliases_rule(max_aliases: int) -> type[ValidationRule]:
-    class MaxAliases(ValidationRule):
+def aliases_rule(max_aliases: int) -> type[WholeDocumentRule]:
+    class MaxAliases(WholeDocumentRule):
         def __init__(self, context: ValidationContext) -> None:
             super().__init__(context)
             fold = FragmentFold(context.document, aliases_of, 0)

@@ -15,6 +15,7 @@ Every fragment is valued once (schema/limits/fragments.py), so computing it is l
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -22,6 +23,7 @@ from graphql import (
     FieldNode,
     FragmentSpreadNode,
     GraphQLField,
+    GraphQLInterfaceType,
     GraphQLList,
     GraphQLObjectType,
     GraphQLSchema,
@@ -33,6 +35,7 @@ from graphql import (
 )
 
 from schema.limits.fragments import FragmentFold
+from schema.limits.introspection import introspection_fields, introspection_sizes
 from schema.limits.variables import OperationVariables
 
 LIST_SIZE = 5  # the expected entries of a list without a limit (a few units, prices, stock records, ...)
@@ -52,6 +55,15 @@ class CostModel:
             for field in type_.fields.values()
             if LIMIT in field.args and not isinstance(get_nullable_type(field.type), GraphQLList)
         }
+        # Each type's fields, the root query's with `__schema` and `__type` (graphql-core's meta fields).
+        self.fields: dict[str, dict[str, GraphQLField]] = {
+            name: dict(type_.fields)
+            for name, type_ in schema.type_map.items()
+            if isinstance(type_, GraphQLObjectType | GraphQLInterfaceType)
+        }
+        if schema.query_type is not None:
+            self.fields[schema.query_type.name].update(introspection_fields())
+        self.introspection_sizes = introspection_sizes(schema)
 
     def cost(self, document: Any, operation: OperationDefinitionNode, sent: Mapping[str, Any]) -> int:
         """The operation's cost with the variables the request sent."""
@@ -60,21 +72,21 @@ class CostModel:
             return 0
         variables = OperationVariables(self.schema, operation, sent)
 
-        def value_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], int]) -> int:
+        def value_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], float]) -> float:
             return self._selections(selection_set, type_name, fragment, variables)
 
-        return FragmentFold(document, value_of, 0).operation(operation, root.name)
+        # Whole unless the introspection's averages came in: rounded up then.
+        return math.ceil(FragmentFold(document, value_of, 0.0).operation(operation, root.name))
 
     def _selections(
         self,
         selection_set: SelectionSetNode,
         type_name: str,
-        fragment: Callable[[str], int],
+        fragment: Callable[[str], float],
         variables: OperationVariables,
-    ) -> int:
-        parent = self.schema.get_type(type_name)
-        fields = parent.fields if isinstance(parent, GraphQLObjectType) else {}
-        total = 0
+    ) -> float:
+        fields = self.fields.get(type_name, {})
+        total: float = 0
         for selection in selection_set.selections:
             if isinstance(selection, FieldNode):
                 definition = fields.get(selection.name.value)
@@ -92,10 +104,13 @@ class CostModel:
                 total += fragment(selection.name.value)
         return total
 
-    def _size(self, node: FieldNode, definition: GraphQLField, parent: str, variables: OperationVariables) -> int:
+    def _size(self, node: FieldNode, definition: GraphQLField, parent: str, variables: OperationVariables) -> float:
         if LIMIT in definition.args:
             limit = variables.argument(node, definition, LIMIT)
             return max(0, limit) if isinstance(limit, int) else self.page_size
         if not isinstance(get_nullable_type(definition.type), GraphQLList):
             return 1
+        introspected = self.introspection_sizes.get((parent, node.name.value))
+        if introspected is not None:
+            return introspected
         return 1 if parent in self.page_types else LIST_SIZE

@@ -16,10 +16,10 @@ from graphql import (
     OperationDefinitionNode,
     SelectionSetNode,
     ValidationContext,
-    ValidationRule,
 )
 
 from schema.limits.fragments import FragmentFold
+from schema.limits.validation import WholeDocumentRule
 
 
 def depth_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable[[str], int]) -> int:
@@ -39,8 +39,8 @@ def depth_of(selection_set: SelectionSetNode, type_name: str, fragment: Callable
     return deepest
 
 
-def depth_rule(max_depth: int) -> type[ValidationRule]:
-    class MaxDepth(ValidationRule):
+def depth_rule(max_depth: int) -> type[WholeDocumentRule]:
+    class MaxDepth(WholeDocumentRule):
         def __init__(self, context: ValidationContext) -> None:
             super().__init__(context)
             fold = FragmentFold(context.document, depth_of, 0)

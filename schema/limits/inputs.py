@@ -2,7 +2,8 @@
 positions took it 1.2 s of the event loop before the mutation could say "at most 1000".
 
 - A list holds at most what the domain accepts of its entries: positions of an order or offer and changes
-  of an offer (GATEWAY_MAX_POSITIONS), payments (GATEWAY_MAX_PAYMENTS), sort keys (GATEWAY_MAX_SORT_KEYS);
+  of an offer (GATEWAY_MAX_POSITIONS), payments (GATEWAY_MAX_PAYMENTS), sort keys (GATEWAY_MAX_SORT_KEYS),
+  article records of articlesUpsert (GATEWAY_MAX_UPSERT_RECORDS);
   any other list at most the largest of these.
 - A text holds at most the characters its input field declares (`max_length` metadata: `filter.search`).
 
@@ -72,6 +73,8 @@ def list_bounds(limits: RequestLimits) -> dict[str, ListBound]:
         "PositionChangeInput": ListBound(limits.positions, "position changes"),
         "PaymentInput": ListBound(limits.payments, "payments"),
         "ArticleSortInput": ListBound(limits.sort_keys, "sort keys"),
+        # The one list of JSON values the schema takes: articlesUpsert's records.
+        "JSON": ListBound(limits.upsert_records, "article records"),
     }
 
 

@@ -13,6 +13,7 @@ class RequestLimits:
     payments: int = 100  # Zahlung entries of one order
     sort_keys: int = 10  # sorts of the article list (REST) and `sort` (GraphQL)
     field_names: int = 100  # entries of a REST `fields` parameter
+    upsert_records: int = 1000  # article records of one articlesUpsert
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class DocumentLimits:
     max_aliases: int = 30
     max_tokens: int = 5000
     max_cost: int = 100_000  # the static cost budget (schema/limits/cost.py: the formula)
+    max_schema_walks: int = 1  # `__schema` response names of one operation (introspection.py)
     page_size: int = 1000  # the largest `articles` page a client gets (and the default `limit`)
     cache_bytes: int = 16 * 1024 * 1024  # documents held by the parse, validation and plan caches
     # The text of documents kept under their automatic persisted query hash: some 4,000 documents of a

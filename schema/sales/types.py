@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from enum import Enum
 
 import strawberry
@@ -18,11 +17,7 @@ from datasources.sales.records import (
 )
 from schema.context import Context
 from schema.customers.types import Address
-from schema.scalars import UtcDateTime
-
-
-def _float(value: Decimal | None) -> float | None:
-    return None if value is None else float(value)
+from schema.scalars import UtcDateTime, float_or_none
 
 
 @strawberry.enum(description="An offer (AuftStatus P) or an order.")
@@ -60,11 +55,11 @@ class Position:
             unit_price=float(record.unit_price),
             total=float(record.total),
             tax_amount=float(record.tax_amount),
-            packaging_quantity=_float(record.packaging_quantity),
-            packaging_unit_price=_float(record.packaging_unit_price),
+            packaging_quantity=float_or_none(record.packaging_quantity),
+            packaging_unit_price=float_or_none(record.packaging_unit_price),
             packaging_unit=record.packaging_unit,
             tax_rate=float(record.tax_rate),
-            discount_rate=_float(record.discount_rate),
+            discount_rate=float_or_none(record.discount_rate),
         )
 
     @strawberry.field(description="GRabBez: discount designation; the ERP types it float and sets none.")
@@ -172,7 +167,7 @@ class SalesDocument:
             comment=record.comment,
             cost_unit=record.cost_unit,
             payment_condition=record.payment_condition,
-            delivery_costs=_float(record.delivery_costs),
+            delivery_costs=float_or_none(record.delivery_costs),
             location=record.location,
             net_total=float(record.net_total),
             tax_total=float(record.tax_total),

@@ -41,14 +41,17 @@ class WebhookDeliveriesRetryPayload:
 class WebhookMutation:
     @strawberry.mutation(
         description="Adds an endpoint for the given events (none: every event). It receives the events "
-        "recorded from now on, not earlier ones.",
+        "recorded from now on, not earlier ones. A URL whose host is a loopback, private, link-local, "
+        "multicast, unspecified or reserved address is refused unless GATEWAY_WEBHOOK_ALLOW_PRIVATE=1.",
         permission_classes=[IsAdmin],
     )
     async def webhook_endpoint_create(
         self, info: strawberry.Info[Context], url: str, events: list[str] | None = None
     ) -> WebhookEndpointCreatePayload:
+        allow_private = info.context.webhook_allow_private
+
         async def add(session: AsyncSession) -> tuple[EndpointRecord, str]:
-            return await endpoints.add_endpoint(session, url, events or ())
+            return await endpoints.add_endpoint(session, url, events or (), allow_private=allow_private)
 
         try:
             record, secret = await info.context.db.write(add)

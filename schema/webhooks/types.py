@@ -38,7 +38,7 @@ class WebhookDelivery:
     id: int
     event_id: int = strawberry.field(description="The event's row in the outbox.")
     message_id: str | None = strawberry.field(description="Its webhook-id header, the same on every attempt.")
-    event: str = strawberry.field(description="REST_Auft or REST_Kunde.")
+    event: str = strawberry.field(description="REST_Auft, REST_Kunde or REST_Artikel.")
     endpoint_id: int
     url: str = strawberry.field(description="The endpoint's URL.")
     status: WebhookDeliveryStatus

@@ -14,6 +14,7 @@ ROOT = Path(__file__).parents[2]
 SCRIPT_CLIENT = "tests/clients/test_json_clients.py::test_script_client_reads_back_exactly_what_it_sent"
 SUITES = {
     "tests/audits/test_graphql_http.py": "needs node",
+    "tests/audits/test_graphql_sse_client.py": "needs node",
     "tests/audits/test_schemathesis_rest.py": "schemathesis is not on PATH",
     "tests/audits/test_schemathesis_graphql.py": "schemathesis is not on PATH",
     "tests/browser/test_cors.py": "needs Node",

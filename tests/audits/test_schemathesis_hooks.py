@@ -98,7 +98,7 @@ def test_positive_cases_get_the_erp_s_data_where_a_schema_cannot_say_it() -> Non
 
 
 def test_a_changed_place_is_not_checked_against_the_swiss_directory() -> None:
-    case = FakeCase("PATCH", "/www/adressen/{number}", body={"OrtPLZ": "x", "AdrName": "Muster"})
+    case = FakeCase("PATCH", "/www/adressen/{AdrNr}", body={"OrtPLZ": "x", "AdrName": "Muster"})
 
     with_erp_data(None, case)
 
@@ -106,8 +106,8 @@ def test_a_changed_place_is_not_checked_against_the_swiss_directory() -> None:
 
 
 def test_a_changed_address_keeps_a_company_or_a_last_name() -> None:
-    blanked = FakeCase("PATCH", "/www/adressen/{number}", body={"AdrFirma": "", "AdrName": None})
-    kept = FakeCase("PATCH", "/www/adressen/{number}", body={"AdrFirma": "ACME", "AdrName": ""})
+    blanked = FakeCase("PATCH", "/www/adressen/{AdrNr}", body={"AdrFirma": "", "AdrName": None})
+    kept = FakeCase("PATCH", "/www/adressen/{AdrNr}", body={"AdrFirma": "ACME", "AdrName": ""})
 
     with_erp_data(None, blanked)
     with_erp_data(None, kept)

@@ -1,5 +1,5 @@
 """One `gateway serve` for the browser tests of this folder, as `pip install .` gives it (no CORS), with
-an API user and a token."""
+two API users and their tokens: one that reads the catalogue, one of a shop that may write."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import pytest
 from tests.server import GatewayServer, running_server
 
 USER, SECRET = "browser", "a-browser-secret"
+SHOP_USER, SHOP_SECRET = "browser-shop", "a-browser-shop-secret"
 
 
 @dataclass(frozen=True)
 class Served:
     server: GatewayServer
-    token: str
+    token: str  # catalogue
+    shop_token: str
 
     @property
     def base_url(self) -> str:
@@ -25,5 +27,6 @@ class Served:
 
 @pytest.fixture(scope="package")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with running_server(tmp_path_factory.mktemp("browser"), users=[(USER, SECRET, ["catalogue"])]) as server:
-        yield Served(server, server.token(USER, SECRET))
+    users = [(USER, SECRET, ["catalogue"]), (SHOP_USER, SHOP_SECRET, ["shop"])]
+    with running_server(tmp_path_factory.mktemp("browser"), users=users) as server:
+        yield Served(server, server.token(USER, SECRET), server.token(SHOP_USER, SHOP_SECRET))

@@ -24,6 +24,9 @@ def test_graphiql_runs_a_query_with_its_explorer_and_keeps_no_token(served: Serv
     # The history keeps the query, not the token; the switch is off.
     assert served.token not in json.dumps(result["stored"])
     assert "Two" in result["stored"]["graphiql:queries"]
+    # The analysts' tab is there beside the first one (docs/how-to/analytics.md).
+    tabs = json.loads(result["stored"]["graphiql:tabState"])["tabs"]
+    assert any("articleFacets" in tab["query"] and "text/csv" in tab["query"] for tab in tabs), tabs
     assert result["stored"]["graphiql:shouldPersistHeaders"] == "false"
     # Turned on, the headers survive a reload; turned off again, nothing of the token stays behind.
     assert served.token in result["remembered"]

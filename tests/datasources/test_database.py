@@ -14,7 +14,7 @@ from sqlalchemy import event, func, select, text
 from datasources.availability import is_outage
 from datasources.database import Database, Timeouts, create_database
 from datasources.models import Currency, Warehouse
-from tests import databases
+from tests import databases, unclosed_connections
 
 sqlite_only = pytest.mark.skipif(databases.backend() != "sqlite", reason="SQLite connection settings")
 
@@ -99,6 +99,36 @@ async def test_a_write_whose_caller_is_cancelled_runs_to_its_end(db: Database) -
             break
         await asyncio.sleep(0.05)
     assert names == {"Spätlager", "Nächstes"}
+
+
+async def test_disposing_waits_for_a_write_whose_caller_was_cancelled(database_url: str) -> None:
+    # The app's shutdown cancels its dispatcher (or a request) in the middle of a write and disposes the
+    # engine: the write, which goes on to its end, must hand its connection back to a pool that is closed
+    # after it, not to one already disposed, where nothing closes it (aiosqlite warned when it was collected).
+    db = create_database(database_url)
+    started = asyncio.Event()
+
+    async def slow_write(session: Any) -> None:
+        session.add(Warehouse(name="Späte", location_number=79))
+        await session.flush()
+        started.set()
+        await asyncio.sleep(0.3)
+
+    with unclosed_connections.none_left_unclosed():
+        caller = asyncio.ensure_future(db.write(slow_write))
+        await started.wait()
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        await db.dispose()
+        del db, caller
+
+        again = create_database(database_url)
+        try:
+            async with again.reader() as session:  # committed by the time dispose returned
+                assert await session.scalar(select(Warehouse.location_number).where(Warehouse.name == "Späte")) == 79
+        finally:
+            await again.dispose()
 
 
 @sqlite_only

@@ -52,9 +52,9 @@ async def test_only_a_connection_idle_for_a_while_is_pinged(database_url: str, m
                 await session.execute(select(1))
         assert pings == []  # just opened, then in use a moment ago
 
+        pid = await backend_pid(db)
         monkeypatch.setattr(liveness, "TRUSTED_SECONDS", 0.0)
-        async with db.reader() as session:
-            await session.execute(select(1))
+        assert await backend_pid(db) == pid  # pinged, answered, and kept: not replaced by a new connection
         assert len(pings) == 1
     finally:
         await db.dispose()

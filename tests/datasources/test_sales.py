@@ -32,11 +32,12 @@ from datasources.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from datasources.sales import orders
+from datasources.sales import fingerprints
 from datasources.sales.documents import DocumentInput, create_document
+from datasources.sales.fingerprints import canonical_json, fingerprint, input_repr, same_request
 from datasources.sales.money import to_step
 from datasources.sales.offers import convert_offer, update_offer
-from datasources.sales.orders import CREATED, EXISTING, REPLAYED, Placed, fingerprint, place_order
+from datasources.sales.orders import CREATED, EXISTING, REPLAYED, Placed, place_order
 from datasources.sales.records import OFFER
 from tests.catalogue_data import Catalogue
 from tests.factories import Factory
@@ -333,7 +334,8 @@ async def test_the_fingerprint_is_the_canonical_request(db: Database, catalogue:
         '{"addresses": {}, "header": {"customer_number": "100002"}, "payments": [], '
         '"positions": [{"article_number": "A-100", "quantity": "1"}]}'
     )
-    assert fingerprint(data) == hashlib.sha256(canonical.encode()).hexdigest()
+    assert canonical_json(data) == hashlib.sha256(canonical.encode()).hexdigest()
+    assert fingerprint(data) == f"2:{canonical_json(data)[:62]}"  # versioned, in the column's 64 characters
     assert fingerprint(document(positions=[{"quantity": 1.0, "article_number": "A-100"}])) == fingerprint(data)
     assert fingerprint(document(positions=[{**HAMMER, "quantity": 2}])) != fingerprint(data)
     # The order and the Idempotency-Key keep the same one.
@@ -368,8 +370,21 @@ def test_the_fingerprint_is_that_of_the_whole_input_as_dataclasses_asdict_has_it
         delivery_costs=12.5,
         payment_condition=3,
     )
-    canonical = json.dumps(without_none(dataclasses.asdict(data)), sort_keys=True, default=orders._text)
-    assert fingerprint(data) == hashlib.sha256(canonical.encode()).hexdigest()
+    canonical = json.dumps(without_none(dataclasses.asdict(data)), sort_keys=True, default=fingerprints.text)
+    assert canonical_json(data) == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def test_a_fingerprint_is_compared_by_the_version_that_stored_it() -> None:
+    data, other = document(positions=[HAMMER]), document(positions=[{**HAMMER, "quantity": 2}])
+    e6b5bad = hashlib.sha256(repr(data).encode()).hexdigest()  # what that release stored, without a version
+    assert input_repr(data) == e6b5bad
+    for stored in (e6b5bad, canonical_json(data), fingerprint(data), f"1:{e6b5bad[:62]}"):
+        assert same_request(stored, data)
+        assert not same_request(stored, other)
+    assert not same_request(None, data)  # placed before orders kept their request
+    assert not same_request(f"9:{canonical_json(data)[:62]}", data)  # a newer release's: not taken for a repeat
+    assert not same_request(f"x:{canonical_json(data)[:62]}", data)
+    assert not same_request(canonical_json(data)[:62], data)
 
 
 async def test_concurrent_requests_with_the_same_idempotency_key_create_one_order(

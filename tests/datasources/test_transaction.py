@@ -14,6 +14,7 @@ from typing import Any
 
 import aiosqlite
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import bindparam, event, func, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -194,6 +195,36 @@ async def test_a_compiled_insert_stores_what_the_orm_stores(db: Database, factor
     assert compiled_record.id == compiled_id
     assert positions[compiled_id] == positions[by_orm.id]
     assert positions[compiled_id][0] == documents.position_record(1, POSITION)
+
+
+async def test_a_compiled_insert_gives_a_column_left_out_its_models_default(db: Database, factory: Factory) -> None:
+    await factory.reference_data()
+    defaulted = {"net_total", "tax_total", "gross_total", "captured_at"}  # default=Decimal(0), default=utcnow
+    given = {k: v for k, v in vars(_document("3")).items() if not k.startswith("_") and k not in defaulted}
+    document = SalesDocument(**given)
+    before = dt.datetime.now(dt.UTC)
+    async with db.writer() as session, session.begin():
+        document_id = await transaction.scalar(
+            session, documents._INSERT_DOCUMENT, **documents.inserted_values(document)
+        )
+        row = documents.position_row(document_id, 1, POSITION)
+        del row["price_basis"], row["price_given"]  # default=Decimal(1), default=False
+        await transaction.run_many(session, documents._INSERT_POSITIONS, [row])
+    stored = await documents.document_by_number(db.reads, "order", "3")
+    assert stored is not None
+    assert (stored.net_total, stored.tax_total, stored.gross_total) == (Decimal(0), Decimal(0), Decimal(0))
+    assert before <= stored.captured_at <= dt.datetime.now(dt.UTC)
+    assert (document.net_total, document.captured_at) == (Decimal(0), stored.captured_at)  # what the write answers
+    async with db.reader() as session:
+        position = (await session.execute(select(DocumentPosition.price_basis, DocumentPosition.price_given))).one()
+    assert tuple(position) == (1, False)
+
+
+def test_an_insert_refuses_a_default_it_cannot_give() -> None:
+    table = sa.Table("t", sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True), sa.Column("at", sa.DateTime,
+                     default=func.now()))  # fmt: skip
+    with pytest.raises(ValueError, match=r"t\.at: a default insert_row cannot give"):
+        transaction.insert_row(table)
 
 
 @pytest.mark.skipif(databases.backend() != "postgresql", reason="a backend the server terminates")

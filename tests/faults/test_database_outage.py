@@ -19,6 +19,7 @@ from sqlalchemy.engine import make_url
 
 from tests import databases
 from tests.faults.proxy import FaultyProxy
+from tests.logs import logged
 from tests.server import GatewayServer, ServerDatabase
 
 pytestmark = pytest.mark.skipif(not databases.SERVER_URL, reason="needs PostgreSQL (GATEWAY_TEST_DATABASE_URL)")
@@ -155,7 +156,7 @@ def test_a_connection_terminated_under_a_running_request_is_503(outage: Outage) 
         response = waiting.result(timeout=30)
     assert_unavailable(response)
     # Told apart from the statement timeout by the reason logged for the outage.
-    assert "terminating connection due to administrator command" in outage.log(), outage.log()
+    logged(outage.server.directory / "logs" / "gateway.log", "terminating connection due to administrator command")
     assert outage.get().status_code == 200
     assert outage.order("AFTER-TERMINATION").status_code == 201
     assert "Traceback" not in outage.log()

@@ -27,8 +27,10 @@ from tests.webhook_receiver import NEVER, receiving
 def site(tmp_path: Path) -> Iterator[GatewayServer]:
     """A migrated database with RESTEVENTS on, and the commands an operator runs in its directory."""
     database = ServerDatabase.create(tmp_path)
-    site = GatewayServer(tmp_path, database)
+    # The receivers listen on 127.0.0.1: allowed, as on an intranet.
+    site = GatewayServer(tmp_path, database, extra_env={"GATEWAY_WEBHOOK_ALLOW_PRIVATE": "1"})
     try:
+        site.run_cli("db", "upgrade")
         site.run_cli("attributes", "set", "RESTEVENTS", "*")
         yield site
     finally:

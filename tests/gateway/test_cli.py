@@ -15,10 +15,10 @@ from sqlalchemy.engine import make_url
 
 from datasources import users
 from gateway import cli
-from gateway.cli import demo
+from gateway.cli import parsers
 from gateway.cli.serve import banner
 from gateway.server import run
-from gateway.settings import ServerLimits, Settings
+from gateway.settings import Settings
 from tests import databases
 from tests.server import free_port
 
@@ -32,6 +32,14 @@ def db_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GATEWAY_SECRET_KEY", "cli-test-secret-key-that-is-long-enough-0123456789")
     monkeypatch.chdir(tmp_path)
     return path
+
+
+@pytest.fixture
+def migrated(db_file: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The database `gateway db upgrade` made: the commands but serve, demo and db create none."""
+    assert cli.main(["db", "upgrade"]) == 0
+    capsys.readouterr()
+    return db_file
 
 
 def query(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -58,11 +66,11 @@ def test_db_upgrade_creates_the_tables(db_file: Path, capsys: pytest.CaptureFixt
 
 
 def test_users_add_reads_the_secret_from_stdin(
-    db_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    migrated: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert add_user(monkeypatch, SECRET + "\n", "webshop", "--scope", "catalogue", "--scope", "admin") == 0
 
-    [(scopes, secret_hash)] = query(db_file, "SELECT scopes, secret_hash FROM api_user WHERE name = 'webshop'")
+    [(scopes, secret_hash)] = query(migrated, "SELECT scopes, secret_hash FROM api_user WHERE name = 'webshop'")
     assert scopes == "catalogue admin"
     assert isinstance(secret_hash, str)
     assert secret_hash.startswith("$argon2")
@@ -76,16 +84,16 @@ def test_users_add_reads_the_secret_from_stdin(
     captured = capsys.readouterr()
     assert captured.err == "gateway: user 'webshop' already exists\n"
     assert captured.out == ""
-    assert query(db_file, "SELECT secret_hash FROM api_user") == [(secret_hash,)]
+    assert query(migrated, "SELECT secret_hash FROM api_user") == [(secret_hash,)]
 
 
 def test_users_add_refuses_a_short_secret(
-    db_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    migrated: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert add_user(monkeypatch, "short\n", "webshop") == 1
 
     assert capsys.readouterr().err == "gateway: a secret has at least 8 characters\n"
-    assert query(db_file, "SELECT count(*) FROM api_user") == [(0,)]
+    assert query(migrated, "SELECT count(*) FROM api_user") == [(0,)]
 
 
 def test_users_add_refuses_an_unknown_scope(
@@ -147,7 +155,7 @@ class FakeServer:
     def __init__(self) -> None:
         self.calls: list[tuple[tuple[str, int], int]] = []
 
-    def serve(self, sock: socket.socket, *, workers: int, limits: ServerLimits) -> None:
+    def serve(self, sock: socket.socket, *, workers: int, settings: Settings) -> None:
         self.calls.append((sock.getsockname()[:2], workers))
 
 
@@ -164,7 +172,7 @@ def test_serve_migrates_seeds_binds_and_serves(
     monkeypatch.delenv("GATEWAY_SECRET_KEY")
     port = free_port()
     assert cli.main(["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]) == 0
-    assert query(db_file, "SELECT count(*) FROM article") == [(demo.DEFAULT_ARTICLES,)]
+    assert query(db_file, "SELECT count(*) FROM article") == [(parsers.DEFAULT_ARTICLES,)]
     assert server.calls == [(("127.0.0.1", port), 2)]
     # The workers are separate processes: they must all sign with the key kept beside the database.
     key_file = db_file.with_name("cli.db.secret")
@@ -291,3 +299,19 @@ def test_version_and_help_with_defaults(capsys: pytest.CaptureFixture[str]) -> N
     assert "(default: 127.0.0.1)" in help_text
     assert "(default: 8000)" in help_text
     assert "(default: 1)" in help_text
+
+
+def test_the_banner_suggests_creating_a_user_only_when_there_is_none(
+    migrated: Path, server: FakeServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve = ["serve", "--port", str(free_port()), "--no-demo"]
+    assert cli.main(serve) == 0
+    first = capsys.readouterr().out
+    assert "No API user yet. Create one with:  echo 'a-long-secret' | gateway users add shop --scope shop" in first
+
+    assert add_user(monkeypatch, "a-long-secret\n", "webshop") == 0
+    capsys.readouterr()
+    assert cli.main(serve) == 0
+    second = capsys.readouterr().out
+    assert "users add" not in second and "No API user" not in second
+    assert "Get a token with:  curl -X POST -u NAME:SECRET http://127.0.0.1:" in second

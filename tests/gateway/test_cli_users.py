@@ -17,12 +17,14 @@ SECRET = "a-long-secret"
 
 
 @pytest.fixture
-def db_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def db_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
     path = tmp_path / "cli.db"
     monkeypatch.setenv("GATEWAY_DATABASE_URL", f"sqlite+aiosqlite:///{path}")
     monkeypatch.setenv("GATEWAY_SECRET_KEY", "cli-test-secret-key-that-is-long-enough-0123456789")
     monkeypatch.delenv("GATEWAY_TOKEN_CHECK_SECONDS", raising=False)
     monkeypatch.chdir(tmp_path)
+    assert cli.main(["db", "upgrade"]) == 0  # the other commands create no database
+    capsys.readouterr()
     return path
 
 

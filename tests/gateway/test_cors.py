@@ -90,7 +90,7 @@ async def test_a_body_refused_before_routing_is_readable_too(cors: httpx.AsyncCl
 async def test_a_rate_limited_answer_is_readable_with_its_retry_after(
     settings: Settings, token_for: Callable[..., dict[str, str]]
 ) -> None:
-    limited = dataclasses.replace(settings, cors_origins=(SHOP,), rate_limits=RateLimits(requests_per_token="1/minute"))
+    limited = dataclasses.replace(settings, cors_origins=(SHOP,), rate_limits=RateLimits(requests_per_user="1/minute"))
     headers = {**token_for("shop"), "Origin": SHOP}
     async for http in client_for(limited):
         first = await http.post("/graphql", json=GRAPHQL, headers=headers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import os
 import sqlite3
@@ -18,12 +19,13 @@ from sqlalchemy.engine import make_url
 
 from datasources.database import Timeouts
 from gateway.app import create_app
-from gateway.logs import LogFiles
+from gateway.logs import LogFiles, current_request_id
 from gateway.settings import Settings
 from schema.execution import Executor
 from tests import databases
 from tests.factories import Factory
 from tests.http import body
+from tests.logs import logged
 
 sqlite_only = pytest.mark.skipif(databases.backend() != "sqlite", reason="holds SQLite's write lock")
 
@@ -80,10 +82,12 @@ def test_lines_that_cannot_be_written_are_dropped_and_counted(tmp_path: Path) ->
     try:
         logging.getLogger("gateway.access").info("a request")
         logging.getLogger("gateway").warning("an event")
+        assert files.flush()
         assert files.dropped == 2
         # The directory becomes possible again: logging resumes by itself.
         blocked.unlink()
         logging.getLogger("gateway.access").info("another request")
+        assert files.flush()
         assert (blocked / "logs" / "access.log").read_text().endswith("another request\n")
         assert files.dropped == 2
     finally:
@@ -101,6 +105,8 @@ async def test_deleting_the_logs_lets_go_of_their_space_at_once(
     response = await client.delete("/www/log", headers=admin)
 
     assert response.status_code == 204
+    # Its own line is written after the files were let go of.
+    logged(settings.log_dir / "access.log", response.headers["X-Request-Id"])
     assert _deleted_files_held_open(settings.log_dir) == []
 
 
@@ -109,11 +115,13 @@ def test_an_idle_process_reopens_deleted_files_on_its_periodic_check(tmp_path: P
     files.open()
     try:
         logging.getLogger("gateway").warning("before")
+        assert files.flush()
         (tmp_path / "gateway.log").unlink()
         assert _deleted_files_held_open(tmp_path) != []
 
         files.check()
 
+        assert files.flush()
         assert _deleted_files_held_open(tmp_path) == []
     finally:
         files.close()
@@ -186,3 +194,25 @@ async def test_dropped_lines_are_counted_in_the_metrics(
     # The other handlers still got the lines: only the broken one lost them.
     response = await client.get("/metrics", headers=token_for("admin"))
     assert "gateway_log_lines_dropped_total 2.0" in response.text.splitlines()
+
+
+def test_a_json_line_has_the_request_id_and_the_traceback(tmp_path: Path) -> None:
+    files = LogFiles(tmp_path, log_format="json")
+    files.open()
+    token = current_request_id.set("json-traceback-1")
+    try:
+        try:
+            raise RuntimeError("a bug\nin two lines")
+        except RuntimeError:
+            logging.getLogger("gateway.graphql").exception("unexpected error")
+        assert files.flush()
+    finally:
+        current_request_id.reset(token)
+        files.close()
+
+    [line] = (tmp_path / "gateway.log").read_text().splitlines()
+    entry = json.loads(line)
+    assert (entry["logger"], entry["level"], entry["message"]) == ("gateway.graphql", "ERROR", "unexpected error")
+    assert entry["request_id"] == "json-traceback-1"
+    assert entry["exception"].startswith("Traceback (most recent call last):")
+    assert entry["exception"].endswith("RuntimeError: a bug\nin two lines")

@@ -19,13 +19,15 @@ from datasources.models import DeliveryStatus, WebhookDelivery
 from gateway.app import create_app
 from gateway.dispatch import WebhookSettings
 from gateway.settings import Settings
+from schema.execution import FALLBACKS
+from schema.execution.run import Run
 from tests.datasources.webhooks.helpers import enable, endpoint
 from tests.factories import Factory
 from tests.http import body, error, statement_count
 from tests.sales_data import CONTACT_FRE, new_customer
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-ARTICLE = "/www/artikel/{number}"
+ARTICLE = "/www/artikel/{ArtNr}"
 
 
 @contextlib.asynccontextmanager
@@ -62,7 +64,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, frozenset(labels.items())), 0.0)
 
 
-async def test_metrics_need_the_admin_scope(
+async def test_metrics_need_the_metrics_scope(
     client: httpx.AsyncClient, auth: dict[str, str], admin: dict[str, str]
 ) -> None:
     missing = await client.get("/metrics")
@@ -70,7 +72,7 @@ async def test_metrics_need_the_admin_scope(
     assert missing.headers["www-authenticate"] == 'Bearer realm="gateway"'
     shop = await client.get("/metrics", headers=auth)
     assert shop.status_code == 403
-    assert body(shop) == error("insufficient_scope", "the admin scope is required")
+    assert body(shop) == error("insufficient_scope", "the metrics scope is required")
     assert value(
         await scrape(client, admin), "gateway_http_requests_total", method="GET", route="/metrics", status="403"
     )
@@ -141,6 +143,25 @@ async def test_graphql_operations_are_counted_by_executor_path(
     assert value(samples, "gateway_graphql_operations_total", path="compiled") == 2  # the REST route's, /graphql's
     assert value(samples, "gateway_graphql_operations_total", path="graphql-core") == 1
     assert value(samples, "gateway_graphql_operations_total", path="compiled+graphql-core") == 0
+
+
+@pytest.mark.fallback
+@pytest.mark.usefixtures("catalogue")
+async def test_a_fallback_to_graphql_core_is_counted_by_operation(
+    client: httpx.AsyncClient, auth: dict[str, str], admin: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self: Run, root: object) -> None:
+        raise RuntimeError("a run bug")
+
+    assert value(await scrape(client, admin), "gateway_graphql_fallbacks_total", operation="Article") == 0
+    before = FALLBACKS.copy()
+    monkeypatch.setattr(Run, "execute", broken)
+    answers = [await client.get("/www/artikel/A-100?fields=ArtNr", headers=auth) for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [200, 200]  # graphql-core answered
+    samples = await scrape(client, admin)
+    assert value(samples, "gateway_graphql_fallbacks_total", operation="Article") == 2
+    assert value(samples, "gateway_graphql_operations_total", path="compiled+graphql-core") == 2
+    assert FALLBACKS - before == {"Article": 2}  # what the suite's no_graphql_fallback fixture reads
 
 
 async def test_the_outbox_backlog_is_read_at_each_scrape(

@@ -79,10 +79,14 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             "GATEWAY_GRAPHQL_MAX_ALIASES": "6",
             "GATEWAY_GRAPHQL_MAX_TOKENS": "700",
             "GATEWAY_GRAPHQL_MAX_COST": "8000",
+            "GATEWAY_GRAPHQL_MAX_SCHEMA_WALKS": "2",
             "GATEWAY_GRAPHQL_PAGE_SIZE": "9",
             "GATEWAY_GRAPHQL_CACHE_BYTES": "10000",
             "GATEWAY_GRAPHQL_PERSISTED_BYTES": "20000",
             "GATEWAY_DEBUG_SQL": "1",
+            "GATEWAY_WORKER_TIMEOUT": "90",
+            "GATEWAY_LOG_FORMAT": "json",
+            "GATEWAY_LOG_QUEUE_SIZE": "500",
         }
     )
 
@@ -115,11 +119,15 @@ def test_every_variable_is_read(tmp_path: Path) -> None:
             max_aliases=6,
             max_tokens=700,
             max_cost=8000,
+            max_schema_walks=2,
             page_size=9,
             cache_bytes=10000,
             persisted_bytes=20000,
         ),
         debug_sql=True,
+        worker_timeout=90,
+        log_format="json",
+        log_queue_size=500,
     )
 
 
@@ -188,6 +196,27 @@ def test_an_invalid_token_lifetime_stops_the_process(raw: str, message: str) -> 
         ("GATEWAY_READY_TIMEOUT", "0", "GATEWAY_READY_TIMEOUT must be a positive number of seconds, not 0"),
         # A typo must not open /metrics, nor silently leave it closed to a scraper that expects it open.
         ("GATEWAY_METRICS_PUBLIC", "yes", "GATEWAY_METRICS_PUBLIC must be 1 or 0, not 'yes'"),
+        ("GATEWAY_WORKER_TIMEOUT", "1.5", "GATEWAY_WORKER_TIMEOUT must be a whole number, not '1.5'"),
+        ("GATEWAY_LOG_FORMAT", "JSON", "GATEWAY_LOG_FORMAT must be text or json, not 'JSON'"),
+        ("GATEWAY_LOG_QUEUE_SIZE", "0", "GATEWAY_LOG_QUEUE_SIZE must be positive, not 0"),
+        (
+            "GATEWAY_TRUSTED_PROXIES",
+            "127.0.0.1,proxy.internal",
+            "GATEWAY_TRUSTED_PROXIES must list the proxies' addresses or networks, such as 127.0.0.1 or "
+            "10.0.0.0/8; not 'proxy.internal'",
+        ),
+        (
+            "GATEWAY_TRUSTED_PROXIES",
+            "*",
+            "GATEWAY_TRUSTED_PROXIES must list the proxies' addresses or networks, such as 127.0.0.1 or "
+            "10.0.0.0/8; '*' (any client could claim any address) is not accepted",
+        ),
+        (
+            "GATEWAY_TRUSTED_PROXIES",
+            "10.0.0.0/33",
+            "GATEWAY_TRUSTED_PROXIES must list the proxies' addresses or networks, such as 127.0.0.1 or "
+            "10.0.0.0/8; not '10.0.0.0/33'",
+        ),
     ],
 )
 def test_an_invalid_setting_stops_the_process_with_one_line(name: str, raw: str, message: str) -> None:
@@ -250,6 +279,14 @@ def test_without_a_database_file_the_key_is_kept_in_the_working_directory(
     assert (tmp_path / "gateway.secret").read_text() == first.secret_key + "\n"
     assert stat.S_IMODE((tmp_path / "gateway.secret").stat().st_mode) == 0o600
     assert Settings.from_env({"GATEWAY_DATABASE_URL": url}).secret_key == first.secret_key
+
+
+def test_trusted_proxies_are_addresses_and_networks_as_uvicorn_compares_them() -> None:
+    assert Settings.from_env({"GATEWAY_SECRET_KEY": KEY}).trusted_proxies == ()
+    settings = Settings.from_env(
+        {"GATEWAY_SECRET_KEY": KEY, "GATEWAY_TRUSTED_PROXIES": " 127.0.0.1, 10.1.2.3/8,::1,fd00::/8,127.0.0.1,"}
+    )
+    assert settings.trusted_proxies == ("127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8")
 
 
 def test_no_cors_origin_by_default() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Mapping
 
 import httpx
@@ -69,7 +70,9 @@ async def test_correct_credentials_give_a_bearer_token(
     claims = TokenIssuer(settings.secret_key, settings.token_lifetime).verify(body["access_token"])
     async with db.reader() as session:
         version = await users.token_version(session, "shop")
-    assert claims == TokenClaims("shop", ("shop",), version)
+    assert claims == TokenClaims("shop", ("shop",), version, claims.issued_at, claims.expires_at)
+    assert claims.issued_at is not None and abs(claims.issued_at - time.time()) < 60
+    assert abs(claims.expires_at - claims.issued_at - settings.token_lifetime) < 1
     assert version is not None and version.number == 0
 
     await factory.reference_data()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -12,14 +13,17 @@ from typing import Any
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
-from sqlalchemy import exc
+from joserfc import jwt
+from joserfc.jwk import OctKey
+from sqlalchemy import exc, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import users
 from datasources.database import Database
+from datasources.models import ApiUser
 from datasources.users import TokenVersion
 from gateway.app import create_app
-from gateway.auth.tokens import TokenIssuer
+from gateway.auth.tokens import ISSUER, TokenIssuer
 from gateway.auth.versions import TokenVersions
 from gateway.settings import Settings
 from tests.factories import Factory
@@ -55,6 +59,12 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 async def add(db: Database, name: str) -> TokenVersion:
     record = await db.write(lambda session: users.add_user(session, name, SECRET, ("shop",)))
     return record.token_version
+
+
+async def add_created(db: Database, name: str, created_at: dt.datetime) -> None:
+    await add(db, name)
+    backdated = update(ApiUser).where(ApiUser.name == name).values(created_at=created_at)
+    await db.write(lambda session: session.execute(backdated))
 
 
 async def rotate(db: Database, name: str) -> TokenVersion:
@@ -149,13 +159,33 @@ async def test_a_token_without_a_version_is_valid_until_the_first_rotation(db: D
     clock = Clock()
     versions = TokenVersions(db, ttl=5, clock=clock)
     await add(db, "shop")
-    assert await versions.accepts("shop", None)
+    issued = int(time.time())
+    assert await versions.accepts("shop", None, issued_at=issued)
 
     await rotate(db, "shop")
     clock.now += 5
 
-    assert not await versions.accepts("shop", None)
-    assert not await versions.accepts("nobody", None)
+    assert not await versions.accepts("shop", None, issued_at=issued)
+    assert not await versions.accepts("nobody", None, issued_at=issued)
+
+
+async def test_a_token_without_a_version_is_refused_once_its_user_was_removed_even_if_added_again(
+    db: Database,
+) -> None:
+    clock = Clock()
+    versions = TokenVersions(db, ttl=5, clock=clock)
+    await add_created(db, "shop", dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
+    issued = int(time.time()) - 60  # a minute ago, by the gateway before tokens carried versions
+    assert await versions.accepts("shop", None, issued_at=issued)
+    assert not await versions.accepts("shop", None)  # no `iat`: whose it was cannot be told
+
+    await remove(db, "shop")
+    clock.now += 5
+    assert not await versions.accepts("shop", None, issued_at=issued)
+    await add(db, "shop")  # another user under the name, created now: after the token
+    clock.now += 5
+
+    assert not await versions.accepts("shop", None, issued_at=issued)
 
 
 async def test_concurrent_requests_share_one_read(db: Database, reads: list[str]) -> None:
@@ -342,3 +372,30 @@ async def test_a_token_of_a_user_that_never_existed_is_refused(client: httpx.Asy
 
     assert response.status_code == 401
     assert response.json()["error"] == "invalid_token"
+
+
+async def test_a_token_without_a_version_is_refused_once_its_user_is_removed_or_rotated(
+    client: httpx.AsyncClient, db: Database, factory: Factory, settings: Settings
+) -> None:
+    await factory.reference_data()
+    await add_created(db, "shop", dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
+    await add_created(db, "other", dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
+    # As the gateway signed them before tokens carried a version (no `ver`), a minute ago.
+    old_format = {
+        name: {"Authorization": f"Bearer {unversioned_token(settings, name, int(time.time()) - 60)}"}
+        for name in ("shop", "other")
+    }
+    assert (await client.get(ARTICLES, headers=old_format["shop"])).status_code == 200
+
+    await remove(db, "shop")
+    await add(db, "shop")  # the same name again: another user, who never had that token
+    await rotate(db, "other")
+
+    assert await refused_after(client, old_format["shop"]) <= TTL + 0.5
+    assert await refused_after(client, old_format["other"]) <= TTL + 0.5
+
+
+def unversioned_token(settings: Settings, name: str, issued_at: int) -> str:
+    claims = {"iss": ISSUER, "sub": name, "scope": "shop", "iat": issued_at, "exp": issued_at + 3600, "jti": "old"}
+    key = OctKey.import_key(settings.secret_key.encode())
+    return jwt.encode({"alg": "HS256", "typ": "JWT"}, claims, key, algorithms=["HS256"])

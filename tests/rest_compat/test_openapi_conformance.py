@@ -109,19 +109,22 @@ def test_the_catalogue_routes(checker: Checker) -> None:
     checker.call(
         "GET", "/www/artikel?limit=2&offset=2&sorts=-ArtNr&fields=ArtNr,Preis.PreisList,Verpackungen.VPEinheit"
     )
-    checker.call("GET", f"/www/artikel/{with_units}?waehrabk=EUR&adrsprache=fre", "/www/artikel/{number}")
-    checker.call("GET", "/www/artikel/A-000001?fields=ArtNr,Deklaration", "/www/artikel/{number}")
+    checker.call("GET", f"/www/artikel/{with_units}?waehrabk=EUR&adrsprache=fre", "/www/artikel/{ArtNr}")
+    checker.call("GET", "/www/artikel/A-000001?fields=ArtNr,Deklaration", "/www/artikel/{ArtNr}")
     for article in page["data"]:
-        records = checker.call("GET", f"/www/artikelmedia/{article['ArtNr']}", "/www/artikelmedia/{number}").json()[
+        records = checker.call("GET", f"/www/artikelmedia/{article['ArtNr']}", "/www/artikelmedia/{ArtNr}").json()[
             "data"
         ]
         if records:
-            checker.call("GET", f"/www/artikelmediadaten/{records[0]['IDKey']}", "/www/artikelmediadaten/{id}")
+            checker.call("GET", f"/www/artikelmediadaten/{records[0]['IDKey']}", "/www/artikelmediadaten/{IDKey}")
             break
-    checker.call("GET", "/www/artikel/NOPE", "/www/artikel/{number}")  # 404
+    cursor = checker.call("GET", "/www/artikelaenderungen").json()["data"]["Cursor"]
+    checker.call("GET", f"/www/artikelaenderungen?seit={cursor}&limit=10&fields=ArtNr,Preis")
+    checker.call("GET", "/www/artikelaenderungen?seit=nope")  # 400
+    checker.call("GET", "/www/artikel/NOPE", "/www/artikel/{ArtNr}")  # 404
     checker.call("GET", "/www/artikel?limit=x")  # 400
     checker.call("GET", "/www/artikel?debinr=100001", user="reader")  # 403
-    checker.call("GET", "/www/artikelmediadaten/999999", "/www/artikelmediadaten/{id}")  # 404
+    checker.call("GET", "/www/artikelmediadaten/999999", "/www/artikelmediadaten/{IDKey}")  # 404
 
 
 def test_customers_and_addresses(checker: Checker) -> None:
@@ -130,15 +133,15 @@ def test_customers_and_addresses(checker: Checker) -> None:
         "Adressen": {"KontaktAdr": address("Muster"), "LiefAdr": address("Lager"), "RechAdr": address("Buchhaltung")},
     }
     number = checker.call("POST", "/www/kunden", json=body).json()["data"]["DebiNr"]
-    customer = checker.call("GET", f"/www/kunden/{number}?order=5", "/www/kunden/{number}").json()["data"]
+    customer = checker.call("GET", f"/www/kunden/{number}?order=5", "/www/kunden/{DebiNr}").json()["data"]
     checker.call("GET", f"/www/adressen?debinr={number}")
-    checker.call("GET", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{number}")
+    checker.call("GET", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{AdrNr}")
     checker.call(
-        "PATCH", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{number}", json={"AdrAdresse2": "2. Stock"}
+        "PATCH", f"/www/adressen/{customer['KundKontakt']}", "/www/adressen/{AdrNr}", json={"AdrAdresse2": "2. Stock"}
     )
     checker.call("GET", "/www/adressensuche?AdrName=Buchhaltung&OrtPLZ=3011")
     checker.call("POST", "/www/kunden", json={"GrundDaten": {"WaehrAbk": "CHF"}})  # 400
-    checker.call("GET", "/www/kunden/999999?order=1", "/www/kunden/{number}")  # 404
+    checker.call("GET", "/www/kunden/999999?order=1", "/www/kunden/{DebiNr}")  # 404
 
 
 def test_orders_and_offers(checker: Checker) -> None:
@@ -151,7 +154,7 @@ def test_orders_and_offers(checker: Checker) -> None:
     number = checker.call("POST", "/www/auftrag", json=order).json()["data"]["AuftNr"]  # 201
     assert checker.call("POST", "/www/auftrag", json=order).status_code == 200
     checker.call("POST", "/www/auftrag", json={**order, "Positionen": positions * 2})  # 409
-    checker.call("GET", f"/www/auftrag/{number}", "/www/auftrag/{number}")
+    checker.call("GET", f"/www/auftrag/{number}", "/www/auftrag/{AuftNr}")
     offer = checker.call("POST", "/www/offerte", json={"Positionen": [{"ArtNr": "A-000001", "Menge": 1}]}).json()
     template = offer["data"]["OffertNr"]
     checker.call("GET", f"/www/offerte?OffertNr={template}")
@@ -197,7 +200,7 @@ def test_every_path_answers_its_other_methods_with_405(checker: Checker) -> None
     for template, item in checker.document["paths"].items():
         methods = [method.upper() for method in item if method != "description"]
         other = next(method for method in ("DELETE", "PUT", "GET") if method not in methods)
-        path = template.replace("{number}", "1").replace("{id}", "1")
+        path = re.sub(r"\{\w+\}", "1", template)
         response = httpx.request(
             other, checker.server.base_url + path, headers={"Authorization": f"Bearer {checker.tokens['shop']}"}
         )

@@ -185,7 +185,7 @@ async def test_a_parameter_a_route_starts_to_read_is_seen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A route that reads a parameter more than the document lists is caught by the test above."""
-    handlers = RESOURCES["/www/artikelmedia/{number}"]
+    handlers = RESOURCES["/www/artikelmedia/{ArtNr}"]
     media_list = handlers["GET"]
 
     async def media_list_in_a_language(request: Request) -> Response:
@@ -196,6 +196,6 @@ async def test_a_parameter_a_route_starts_to_read_is_seen(
     document = (await client.get("/www/openapi.json")).json()
     await _drive(client, token_for("shop"), document, recorder)
 
-    reads = recorder.reads[("GET", "/www/artikelmedia/{number}")]
-    listed = document["paths"]["/www/artikelmedia/{number}"]["get"]["parameters"]
+    reads = recorder.reads[("GET", "/www/artikelmedia/{ArtNr}")]
+    listed = document["paths"]["/www/artikelmedia/{ArtNr}"]["get"]["parameters"]
     assert set(reads) - {parameter["name"] for parameter in listed} == {"adrsprache"}

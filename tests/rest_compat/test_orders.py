@@ -218,6 +218,53 @@ async def test_the_tier_follows_the_quantity(client: httpx.AsyncClient, shop: Ca
     }
 
 
+async def test_a_position_is_priced_from_the_ladder_without_a_price_range(
+    client: httpx.AsyncClient, factory: Factory, shop: Catalogue, auth: dict[str, str]
+) -> None:
+    # Ranges (Bereich) are separate ladders. A-300 gets one without a range and two with one, A-310 a single
+    # ranged ladder, A-320 two ranged ladders and none without.
+    await factory.price(shop.pliers, "8.00")
+    await factory.price(shop.pliers, "7.00", min_quantity="10")
+    for price_range, amount in (("AKTION", "5.00"), ("A", "4.00")):
+        await factory.price(shop.pliers, amount, price_range=price_range)
+    stapler = await factory.article("A-310", designations={"ger": "Tacker"})
+    await factory.price(stapler, "30.00", price_range="STANDARD")
+    await factory.price(stapler, "25.00", price_range="STANDARD", min_quantity="5")
+    level = await factory.article("A-320", designations={"ger": "Wasserwaage"})
+    await factory.price(level, "40.00", price_range="B")
+    await factory.price(level, "35.00", price_range="A")
+
+    number = await place(
+        client,
+        auth,
+        order(
+            {"ArtNr": "A-300", "Menge": 9},
+            {"ArtNr": "A-300", "Menge": 10},
+            {"ArtNr": "A-310", "Menge": 1},
+            {"ArtNr": "A-310", "Menge": 5},
+        ),
+    )
+    positions = (await read(client, auth, number))["Positionen"]
+    assert [(p["ArtNr"], p["PosPreisEinzel"]) for p in positions] == [
+        ("A-300", 8.0),  # the ladder without a range, not AKTION's 5.00 nor A's 4.00
+        ("A-300", 7.0),
+        ("A-310", 30.0),  # its only ladder, whatever its range
+        ("A-310", 25.0),
+    ]
+    refused = await call(client, "POST", "/www/auftrag", auth, order({"ArtNr": "A-320", "Menge": 1}), status=422)
+    assert refused == error(
+        "unprocessable",
+        "article A-320 has prices per base unit in the price ranges (Bereich) A, B and none without a range: "
+        "which one applies is not known",
+        field="Positionen.0.ArtNr",
+        position=1,
+        ArtNr="A-320",
+        Bereich=["A", "B"],
+    )
+    # Given a Preis, an order needs no ladder.
+    await place(client, auth, order({"ArtNr": "A-320", "Menge": 1, "Preis": 36}))
+
+
 async def test_packaging_units_are_priced_per_unit(
     client: httpx.AsyncClient, shop: Catalogue, auth: dict[str, str]
 ) -> None:

@@ -80,6 +80,44 @@ async def test_a_single_article_reads_its_designation_with_it(
     assert statement_count(response) == statements
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/www/artikel?fields=ArtNr",
+        "/www/artikel?debinr=10001&adrsprache=eng&waehrabk=EUR",
+        "/www/artikel?sorts=-ArtGruppe,ArtNr&offset=2",
+    ],
+)
+async def test_a_304_is_one_statement_whatever_the_page_size(
+    client: httpx.AsyncClient, factory: Factory, many_articles: None, auth: dict[str, str], path: str
+) -> None:
+    """If-None-Match is decided from the change positions and the view's values alone: one indexed statement,
+    whether the page holds 1 article, 6, all of them or the whole list (limit=0)."""
+    await factory.customer("10001", language="fre")
+    counts = []
+    for limit in (1, 6, ARTICLES, 0):
+        url = f"{path}&limit={limit}"
+        held = (await client.get(url, headers=auth)).headers["etag"]
+        response = await client.get(url, headers={**auth, "If-None-Match": held})
+        assert response.status_code == 304
+        counts.append(statement_count(response))
+    assert counts == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/www/artikel/Q-002", "/www/artikel/Q-002?debinr=10001", "/www/artikelmedia/Q-002", "/www/artikelmediadaten/2"],
+)
+async def test_a_304_of_an_article_or_its_media_is_one_statement(
+    client: httpx.AsyncClient, factory: Factory, many_articles: None, auth: dict[str, str], path: str
+) -> None:
+    await factory.customer("10001", language="fre")
+    held = (await client.get(path, headers=auth)).headers["etag"]
+    response = await client.get(path, headers={**auth, "If-None-Match": held})
+    assert response.status_code == 304
+    assert statement_count(response) == 1
+
+
 async def test_graphql_article_page_statements_do_not_grow_with_the_page(
     client: httpx.AsyncClient, many_articles: None, auth: dict[str, str]
 ) -> None:

@@ -13,6 +13,7 @@ from tests.http import body, error
 ALLOWED = {
     "/www/artikel": "GET, HEAD",
     "/www/artikel/A-000001": "GET, HEAD",
+    "/www/artikelaenderungen": "GET, HEAD",
     "/www/artikelmedia/A-000001": "GET, HEAD",
     "/www/artikelmediadaten/1": "GET, HEAD",
     "/www/kunden": "POST",

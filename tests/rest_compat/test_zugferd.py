@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +100,16 @@ async def test_options_lists_the_methods_without_a_token(client: httpx.AsyncClie
     assert response.headers["allow"] == "POST, OPTIONS"
 
 
-async def test_debug_keeps_the_work_files_in_the_work_directory(
-    client: httpx.AsyncClient, auth: dict[str, str], tmp_path: Path
+async def test_debug_keeps_the_work_files_of_an_admin_token_only(
+    client: httpx.AsyncClient, auth: dict[str, str], token_for: Callable[..., dict[str, str]], tmp_path: Path
 ) -> None:
     pdf = b64(SAMPLES / "extract" / "facturx-minimum.pdf")
-    response = await post(client, auth, {"Operation": "Extract", "PDF": pdf, "Debug": True})
-    assert response.status_code == 200
+    shop = await post(client, auth, {"Operation": "Extract", "PDF": pdf, "Debug": True})
+    assert shop.status_code == 200
+    assert not (tmp_path / "work").exists()
+
+    admin = await post(client, token_for("admin", name="operator"), {"Operation": "Extract", "PDF": pdf, "Debug": True})
+    assert admin.status_code == 200
     kept = sorted(path.name for path in (tmp_path / "work").iterdir())
     assert any(name.endswith("-input.pdf") for name in kept)
     assert any(name.endswith("-output.xml") for name in kept)

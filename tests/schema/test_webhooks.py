@@ -8,8 +8,10 @@ from typing import Any
 
 import httpx
 import pytest
+from asgi_lifespan import LifespanManager
 
 from datasources.database import Database
+from gateway.app import create_app
 from gateway.dispatch import WebhookSettings
 from gateway.settings import Settings
 from tests.datasources.webhooks.helpers import enable, endpoint, record, stored
@@ -39,7 +41,7 @@ DELETE = "mutation ($id: Int!) { webhookEndpointDelete(id: $id) { deleted errors
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     # No dispatcher in the app: the deliveries stay as the tests leave them.
-    return dataclasses.replace(settings, webhooks=WebhookSettings(dispatch=False))
+    return dataclasses.replace(settings, webhooks=WebhookSettings(allow_private=True, dispatch=False))
 
 
 @pytest.fixture
@@ -148,3 +150,52 @@ async def test_only_admins_may(
 ) -> None:
     answer = await graphql(client, token_for("shop"), document)
     assert [error["extensions"]["code"] for error in answer["errors"]] == ["insufficient_scope"]
+
+
+@pytest.mark.parametrize(
+    ("url", "what"),
+    [
+        ("http://127.0.0.1:5432/", "127.0.0.1 is a loopback address"),
+        ("http://0x7f000001:6379/", "0x7f000001 (127.0.0.1) is a loopback address"),
+        ("http://[::1]/", "::1 is a loopback address"),
+        ("http://169.254.169.254/latest/meta-data/", "169.254.169.254 is a link-local address"),
+    ],
+)
+async def test_a_private_address_is_refused_unless_allowed(
+    settings: Settings, admin: dict[str, str], url: str, what: str
+) -> None:
+    refused = await created_on(dataclasses.replace(settings, webhooks=WebhookSettings(dispatch=False)), admin, url)
+    allowed = await created_on(settings, admin, url)  # GATEWAY_WEBHOOK_ALLOW_PRIVATE=1
+
+    message = (
+        f"the URL's host {what}: webhooks are not sent to loopback, private, link-local, multicast, unspecified "
+        "or reserved addresses unless GATEWAY_WEBHOOK_ALLOW_PRIVATE=1"
+    )
+    assert refused == {
+        "endpoint": None,
+        "secret": None,
+        "errors": [{"field": "url", "code": "INVALID_REQUEST", "message": message, "info": {}}],
+    }
+    assert allowed["errors"] == [] and allowed["endpoint"]["url"] == url
+
+
+async def test_a_password_in_an_endpoints_url_is_never_shown(
+    client: httpx.AsyncClient, admin: dict[str, str], db: Database
+) -> None:
+    await enable(db)
+    created = await graphql(client, admin, CREATE, url="https://erp:s3cret-pass@shop.example/hooks")
+    await record(db)
+    listed = await graphql(client, admin, "{ webhookEndpoints { url } }")
+    delivered = await graphql(client, admin, DELIVERIES)
+
+    shown = "https://erp:***@shop.example/hooks"
+    assert created["data"]["webhookEndpointCreate"]["endpoint"]["url"] == shown
+    assert listed["data"]["webhookEndpoints"] == [{"url": shown}]
+    assert delivered["data"]["webhookDeliveries"][0]["url"] == shown
+
+
+async def created_on(settings: Settings, headers: dict[str, str], url: str) -> Any:
+    async with LifespanManager(create_app(settings)) as manager:
+        transport = httpx.ASGITransport(app=manager.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            return (await graphql(http, headers, CREATE, url=url))["data"]["webhookEndpointCreate"]

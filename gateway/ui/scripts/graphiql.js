@@ -1,5 +1,7 @@
 // The gateway's GraphiQL page: GraphiQL 3 with its explorer plugin, every file served by the gateway.
 //
+// Subscriptions run too: over a WebSocket to the same path, with the pasted token.
+//
 // Every query needs a bearer token, introspection included, so the page opens on the headers editor and
 // loads the schema again whenever the Authorization header changes: pasting a token is all it takes to
 // fill the explorer and the docs. Headers stay in the page unless the user turns on "Persist headers" in
@@ -15,6 +17,9 @@
   }
 
   const endpoint = window.location.origin + window.location.pathname;
+  // Subscriptions go over a WebSocket to the same path (graphql-transport-ws, with the graphql-ws client
+  // GraphiQL bundles); the headers editor's Authorization goes in connection_init's payload.
+  const subscriptionUrl = endpoint.replace(/^http/, "ws");
   const DEFAULT_HEADERS = '{\n  "Authorization": "Bearer "\n}';
   const DEFAULT_QUERY = [
     "# The catalogue as the web shop sees it. Get a token with HTTP Basic at POST /www/token",
@@ -27,6 +32,38 @@
     "      number",
     "      designation",
     "    }",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+  // The analysts' tab: facets, statistics, a search, and how to get any list as CSV
+  // (docs/how-to/analytics.md).
+  const ANALYTICS_QUERY = [
+    "# Analysing the catalogue. Counts per value: each equals articles(filter) { totalCount } narrowed",
+    "# to it. Price bands are nice (1-2-5 steps) unless bounds are given; prices are in the view of",
+    "# currency / customerNumber. CSV: send any query with the header Accept: text/csv (and ?bom=1",
+    "# for Excel) and the first list of the answer comes back as a spreadsheet.",
+    "query Facets($filter: ArticleFilterInput = {search: \"a\"}) {",
+    "  articleFacets(filter: $filter) {",
+    "    total",
+    "    groups { value count }",
+    "    classes { value count }",
+    "    availability { value count }",
+    "    priceBands { from to count }",
+    "    withoutPrice",
+    "  }",
+    "}",
+    "",
+    "query Statistics {",
+    "  articleStatistics(groupBy: GROUP, filter: {available: true}) {",
+    "    value count minPrice maxPrice avgPrice stock withoutPrice withoutStock",
+    "  }",
+    "}",
+    "",
+    "query Search {",
+    "  articles(filter: {search: \"papier\", priceFrom: 1, priceTo: 50, hasMedia: true}, limit: 10) {",
+    "    totalCount",
+    "    items { number designation group prices { amount } }",
     "  }",
     "}",
     "",
@@ -63,7 +100,7 @@
   }
 
   function createFetcher() {
-    const http = GraphiQL.createFetcher({ url: endpoint });
+    const http = GraphiQL.createFetcher({ url: endpoint, subscriptionUrl: subscriptionUrl });
     return function fetcher(params, options) {
       return hasCredentials(options && options.headers) ? http(params, options) : Promise.resolve(NO_TOKEN);
     };
@@ -156,6 +193,7 @@
       fetcher: fetcher,
       plugins: [explorer],
       defaultQuery: DEFAULT_QUERY,
+      defaultTabs: [{ query: DEFAULT_QUERY }, { query: ANALYTICS_QUERY }],
       defaultHeaders: DEFAULT_HEADERS,
       defaultEditorToolsVisibility: "headers",
       isHeadersEditorEnabled: true,

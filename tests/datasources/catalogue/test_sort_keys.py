@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 
 from datasources.database import Database
-from datasources.models import Article, ArticleDesignation, ArticleSortKey, ArticleSortLanguage, TaxCode
+from datasources.models import (
+    Article,
+    ArticleAttribute,
+    ArticleDesignation,
+    ArticleListing,
+    ArticleSortKey,
+    ArticleSortLanguage,
+    TaxCode,
+)
 from tests.factories import Factory
 
 Keys = dict[tuple[str, str], tuple[str, Decimal | None]]
@@ -91,3 +99,52 @@ async def test_keys_follow_articles_designations_and_tax_codes(db: Database, fac
     # Deleting an article deletes its keys (its designations go with it).
     await write(db, delete(Article).where(Article.id == pliers.id))
     assert {number for number, _ in await keys(db)} == {"A-10", "A-3"}
+
+
+async def listed(db: Database) -> dict[str, tuple[bool, str | None, bool]]:
+    """ArtNr -> (exposed in article_listing, its copy of ArtGruppe, exposed in every language's keys)."""
+    async with db.reader() as session:
+        keys = set(await session.execute(select(ArticleSortKey.article_id, ArticleSortKey.exposed)))
+        rows = await session.execute(
+            select(ArticleListing.article_id, ArticleListing.number, ArticleListing.exposed, ArticleListing.group)
+        )
+        return {
+            row.number: (
+                row.exposed,
+                row.group,
+                all(exposed == row.exposed for id_, exposed in keys if id_ == row.article_id),
+            )
+            for row in rows
+        }
+
+
+async def test_the_exposure_and_the_listed_columns_follow_attributes_and_articles(
+    db: Database, factory: Factory
+) -> None:
+    shown = await factory.article("A-1", designations={"ger": "Hammer", "fre": "Marteau"}, group="WERKZEUG")
+    hidden = await factory.article("A-2", exposed=False)
+    assert await listed(db) == {"A-1": (True, "WERKZEUG", True), "A-2": (False, None, True)}
+
+    exposing = ArticleAttribute.key == "RESTWEBSHOP"
+    await write(
+        db,
+        delete(ArticleAttribute).where(ArticleAttribute.article_id == shown.id, exposing),
+        insert(ArticleAttribute).values(article_id=hidden.id, key="OTHER", contents=""),
+        update(Article).where(Article.id == hidden.id).values(group="GARTEN", number="A-3"),
+    )
+    assert await listed(db) == {"A-1": (False, "WERKZEUG", True), "A-3": (False, "GARTEN", True)}
+    # An attribute renamed to RESTWEBSHOP exposes its article; one renamed away hides it.
+    await write(db, update(ArticleAttribute).where(ArticleAttribute.key == "OTHER").values(key="RESTWEBSHOP"))
+    assert await listed(db) == {"A-1": (False, "WERKZEUG", True), "A-3": (True, "GARTEN", True)}
+    await write(db, update(ArticleAttribute).where(exposing).values(key="OTHER"))
+    assert await listed(db) == {"A-1": (False, "WERKZEUG", True), "A-3": (False, "GARTEN", True)}
+    # A new language's keys carry the exposure.
+    await write(db, update(ArticleAttribute).where(ArticleAttribute.key == "OTHER").values(key="RESTWEBSHOP"))
+    await factory.article("A-4", designations={"ita": "Martello"})
+    assert await listed(db) == {
+        "A-1": (False, "WERKZEUG", True),
+        "A-3": (True, "GARTEN", True),
+        "A-4": (True, None, True),
+    }
+    await write(db, delete(Article).where(Article.id == shown.id))
+    assert set(await listed(db)) == {"A-3", "A-4"}

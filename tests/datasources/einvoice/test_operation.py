@@ -106,13 +106,29 @@ async def test_debug_keeps_the_work_files_and_says_their_names(tmp_path: Path) -
     assert str(tmp_path) not in "\n".join(result.log)
 
 
-async def test_debug_keeps_the_inputs_of_a_failed_call(tmp_path: Path) -> None:
+async def test_debug_keeps_nothing_of_a_failed_call(tmp_path: Path) -> None:
     with pytest.raises(EInvoiceError) as raised:
         await run_operation("Extract", PDF, None, debug=True, work_dir=tmp_path)
 
-    stem = raised.value.info["filename"].removesuffix("-output.xml")
-    assert _listing(tmp_path) == [f"{stem}-input.pdf", f"{stem}.log"]
-    assert raised.value.log[-1].startswith("Debug: work files kept in the work directory: ")
+    assert _listing(tmp_path) == []
+    assert raised.value.log[-1] == "Debug: a failed call keeps no work files"
+
+
+async def test_the_work_directory_keeps_the_newest_calls_within_its_bytes(tmp_path: Path) -> None:
+    await run_operation("Combine", PDF, XML, debug=True, work_dir=tmp_path)
+    first = _listing(tmp_path)
+    one_call = _bytes(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a work file: neither counted nor removed")
+    for _ in range(3):
+        await run_operation("Combine", PDF, XML, debug=True, work_dir=tmp_path, max_work_bytes=int(one_call * 2.5))
+
+    kept = _listing(tmp_path)
+    assert "notes.txt" in kept
+    assert len(kept) == 1 + 2 * 4  # the two newest calls, four files each
+    assert not set(first) & set(kept)  # the oldest went first
+    too_large = await run_operation("Combine", PDF, XML, debug=True, work_dir=tmp_path, max_work_bytes=100)
+    assert too_large.log[-1] == "Debug: no work files kept: they would be more than the work directory's 100 bytes"
+    assert _listing(tmp_path) == kept
 
 
 async def test_verbose_writes_the_log_lines_to_the_service_log(
@@ -225,3 +241,7 @@ def _workers() -> list[multiprocessing.process.BaseProcess]:
 
 def _listing(directory: Path) -> list[str]:
     return sorted(path.name for path in directory.iterdir())
+
+
+def _bytes(directory: Path) -> int:
+    return sum(path.stat().st_size for path in directory.iterdir())

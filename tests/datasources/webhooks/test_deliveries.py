@@ -103,7 +103,8 @@ async def test_an_answer_is_kept_bounded_and_without_nul(db: Database, pending: 
     (taken,) = await claim(db, T0)
     await finish(db, taken, Outcome(status_code=500, answer="\x00" + "é" * 5000), T0)
     delivery = (await stored(db))[0]
-    assert delivery.last_answer == "\ufffd" + "é" * 999
+    # The start only: enough to see why a receiver refused, too little to read what an endpoint serves.
+    assert delivery.last_answer == "\ufffd" + "é" * 199
 
 
 async def test_retry_makes_failed_deliveries_due_now_with_a_fresh_schedule(db: Database, pending: str) -> None:

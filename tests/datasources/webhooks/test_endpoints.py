@@ -49,9 +49,9 @@ async def test_only_absolute_http_urls_are_endpoints(db: Database, url: str) -> 
 
 async def test_unknown_event_names_are_refused(db: Database) -> None:
     with pytest.raises(InvalidInput) as refused:
-        await endpoint(db, "https://shop.example/hook", "REST_Auft", "REST_Artikel")
+        await endpoint(db, "https://shop.example/hook", "REST_Auft", "REST_Lager")
     assert refused.value.field == "events"
-    assert "REST_Artikel" in refused.value.message
+    assert "REST_Lager" in refused.value.message
     assert await stored(db) == []
 
 

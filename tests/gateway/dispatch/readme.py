@@ -1,4 +1,4 @@
-"""The README's section on events and webhooks as the tests read it: its code blocks and its table of the
+"""The manual's page on webhooks (docs/how-to/webhooks.md) as the tests read it: its code blocks and its table of the
 payload's fields, so that what it documents is what a receiver gets, and the checks it shows are the ones
 the tests run."""
 
@@ -9,16 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parents[3] / "README.md"
-HEADING = "## Events and webhooks"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "how-to" / "webhooks.md"
 FIELDS_TABLE = "| field | type | meaning |"
 
 
 def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(f"\n{HEADING}\n")
-    end = text.find("\n## ", start + len(HEADING))
-    return text[start : end if end != -1 else len(text)]
+    return PAGE.read_text(encoding="utf-8")
 
 
 def code_blocks(language: str) -> list[str]:
@@ -30,7 +26,7 @@ def code_blocks(language: str) -> list[str]:
 class Field:
     path: str  # data.AuftNr
     type: str  # the JSON type: string, integer, ...
-    event: str | None  # the event whose messages carry it; None: every event's
+    events: tuple[str, ...]  # the events whose messages carry it; none: every event's
 
 
 def payload_fields() -> list[Field]:
@@ -39,14 +35,16 @@ def payload_fields() -> list[Field]:
     fields = []
     for line in lines[1:]:  # below the |---| line
         name, kind, meaning = (cell.strip() for cell in line.strip("|").split("|"))
-        event = re.match(r"`(REST_\w+)`:", meaning)
-        fields.append(Field(name.strip("`"), kind, event.group(1) if event else None))
+        # "`REST_Auft`: ..." or "`REST_Kunde`, `REST_Auft`: ..."
+        named = re.match(r"((?:`REST_\w+`(?:, )?)+):", meaning)
+        events = tuple(re.findall(r"`(REST_\w+)`", named.group(1))) if named else ()
+        fields.append(Field(name.strip("`"), kind, events))
     return fields
 
 
 def documented(event: str) -> dict[str, str]:
     """The fields of `event`'s messages and their JSON types, as the table lists them."""
-    return {field.path: field.type for field in payload_fields() if field.event in (None, event)}
+    return {field.path: field.type for field in payload_fields() if not field.events or event in field.events}
 
 
 def shape(message: dict[str, Any], prefix: str = "") -> dict[str, str]:

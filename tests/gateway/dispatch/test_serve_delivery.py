@@ -1,10 +1,12 @@
 """A real `gateway serve` delivers the events of what it takes: the dispatcher in each of its workers
 (--workers 2) sends a customer's and orders' events, signed, each once; with GATEWAY_WEBHOOK_DISPATCH=0
-the server sends nothing and a `gateway dispatch` process beside it does."""
+the server sends nothing and a `gateway dispatch` process beside it does; without
+GATEWAY_WEBHOOK_ALLOW_PRIVATE=1 it sends nothing to a private address."""
 
 from __future__ import annotations
 
 import contextlib
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +14,10 @@ from typing import Any
 
 import httpx
 
+from tests import databases
 from tests.gateway.dispatch.processes import dispatching, statuses, subscribe, until_equal
 from tests.sales_data import CONTACT_FRE
-from tests.server import GatewayServer, ServerDatabase
+from tests.server import GatewayServer, ServerDatabase, gateway_command
 from tests.webhook_receiver import Received, receiving
 
 USER, SECRET = "shop", "a-long-shop-secret"
@@ -27,7 +30,10 @@ def serving(directory: Path, *serve_args: str, **env: str) -> Iterator[GatewaySe
     """A real `gateway serve` with RESTEVENTS on, the shop's API user and a demo of three articles (the
     default 500 take most of a minute to write here); stopped and its database dropped at the end."""
     database = ServerDatabase.create(directory)
-    server = GatewayServer(directory, database, [*serve_args, "--no-demo"], env)
+    # The receivers listen on 127.0.0.1: allowed, as on an intranet.
+    server = GatewayServer(
+        directory, database, [*serve_args, "--no-demo"], {"GATEWAY_WEBHOOK_ALLOW_PRIVATE": "1", **env}
+    )
     try:
         server.run_cli("demo", "--articles", "3", "--customers", "0")
         server.run_cli("attributes", "set", "RESTEVENTS", "*")
@@ -96,3 +102,27 @@ def test_with_dispatch_off_the_server_leaves_delivery_to_gateway_dispatch(tmp_pa
         ("REST_Auft", order),
         ("REST_Kunde", customer),
     ]
+
+
+def test_a_server_that_allows_no_private_addresses_delivers_nothing_there(tmp_path: Path) -> None:
+    with receiving() as receiver, serving(tmp_path, GATEWAY_WEBHOOK_ALLOW_PRIVATE="0") as server:
+        refused = server.run_cli("webhooks", "add", receiver.url, check=False)
+        assert refused.returncode == 1
+        assert refused.stderr.startswith("gateway: the URL's host 127.0.0.1 is a loopback address: ")
+        # Added from a shell that allows it (an intranet's setting), served by processes that do not.
+        added = subprocess.run(
+            gateway_command("webhooks", "add", receiver.url),
+            cwd=server.directory,
+            env={**server.env, "GATEWAY_WEBHOOK_ALLOW_PRIVATE": "1"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert added.stdout.startswith("id: 1\n")
+        take_orders(server, 1)  # a customer's event and an order's
+
+        error = "refused: 127.0.0.1 is a loopback address (GATEWAY_WEBHOOK_ALLOW_PRIVATE=1 allows it)"
+        refusals = f"SELECT count(*) FROM webhook_delivery WHERE attempts = 1 AND last_error = '{error}'"  # noqa: S608
+        until_equal(lambda: databases.run_sql(server.database.url, refusals), 2, timeout=30)
+        assert receiver.received == []

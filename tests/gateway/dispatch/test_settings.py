@@ -11,7 +11,13 @@ from gateway.settings import Settings
 
 def test_the_defaults() -> None:
     assert WebhookSettings.from_env({}) == WebhookSettings(
-        dispatch=True, timeout=10, concurrency=10, poll_interval=2, claim_time=60, retry=RetrySchedule()
+        dispatch=True,
+        timeout=10,
+        concurrency=10,
+        poll_interval=2,
+        claim_time=60,
+        retry=RetrySchedule(),
+        allow_private=False,
     )
     assert Settings.from_env({"GATEWAY_SECRET_KEY": "k"}).webhooks == WebhookSettings()
 
@@ -27,6 +33,7 @@ def test_every_variable() -> None:
             "GATEWAY_WEBHOOK_RETRY_FIRST_DELAY": "1",
             "GATEWAY_WEBHOOK_RETRY_MAX_DELAY": "60",
             "GATEWAY_WEBHOOK_MAX_ATTEMPTS": "3",
+            "GATEWAY_WEBHOOK_ALLOW_PRIVATE": "1",
         }
     )
     assert settings == WebhookSettings(
@@ -36,6 +43,7 @@ def test_every_variable() -> None:
         poll_interval=0.5,
         claim_time=30,
         retry=RetrySchedule(first_delay=1, max_delay=60, max_attempts=3),
+        allow_private=True,
     )
 
 
@@ -43,6 +51,7 @@ def test_every_variable() -> None:
     ("name", "value", "message"),
     [
         ("GATEWAY_WEBHOOK_DISPATCH", "yes", "GATEWAY_WEBHOOK_DISPATCH must be 1 or 0, not 'yes'"),
+        ("GATEWAY_WEBHOOK_ALLOW_PRIVATE", "true", "GATEWAY_WEBHOOK_ALLOW_PRIVATE must be 1 or 0, not 'true'"),
         ("GATEWAY_WEBHOOK_TIMEOUT", "soon", "GATEWAY_WEBHOOK_TIMEOUT must be a number of seconds, not 'soon'"),
         ("GATEWAY_WEBHOOK_CONCURRENCY", "0", "GATEWAY_WEBHOOK_CONCURRENCY must be positive, not 0"),
         ("GATEWAY_WEBHOOK_MAX_ATTEMPTS", "2.5", "GATEWAY_WEBHOOK_MAX_ATTEMPTS must be a whole number, not '2.5'"),

@@ -25,12 +25,20 @@ def limited(
     *,
     per_address: str = ROOMY,
     per_user: str = ROOMY,
-    per_token: str = ROOMY,
+    requests: str = ROOMY,
+    tokens: str = ROOMY,
     redis_url: str | None = None,
     key_prefix: str = "gateway",
 ) -> Settings:
     """The settings with these rate limits; the ones a test does not name are roomy."""
-    rates = RateLimits(per_address, per_user, per_token, redis_url, key_prefix)
+    rates = RateLimits(
+        token_failures_per_address=per_address,
+        token_failures_per_user=per_user,
+        requests_per_user=requests,
+        tokens_per_user=tokens,
+        redis_url=redis_url,
+        redis_key_prefix=key_prefix,
+    )
     return dataclasses.replace(settings, rate_limits=rates)
 
 

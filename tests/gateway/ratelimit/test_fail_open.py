@@ -64,7 +64,7 @@ async def test_unreachable_redis_lets_token_holders_through(
 ) -> None:
     auth = token_for("shop")
     redis = f"redis://127.0.0.1:{closed_port}/0"
-    async with running(limited(settings, per_token="2/hour", redis_url=redis)) as app, client_at(app) as http:
+    async with running(limited(settings, requests="2/hour", redis_url=redis)) as app, client_at(app) as http:
         answers = [await http.post("/graphql", json=GRAPHQL, headers=auth) for _ in range(4)]
 
     assert statuses(answers) == [200] * 4
@@ -76,7 +76,7 @@ async def test_a_silent_redis_is_skipped_between_probes(
     auth = token_for("shop")
     redis = f"redis://127.0.0.1:{silent_redis}/0"
     with caplog.at_level(logging.WARNING, logger="gateway.ratelimit"):
-        async with running(limited(settings, per_token="2/hour", redis_url=redis)) as app, client_at(app) as http:
+        async with running(limited(settings, requests="2/hour", redis_url=redis)) as app, client_at(app) as http:
             started = time.monotonic()
             answers = [await http.post("/graphql", json=GRAPHQL, headers=auth) for _ in range(10)]
             elapsed = time.monotonic() - started

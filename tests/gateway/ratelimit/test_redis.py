@@ -36,11 +36,11 @@ async def test_two_processes_share_the_token_failure_counters(
     }
 
 
-async def test_two_processes_share_the_per_token_counter(
+async def test_two_processes_share_the_per_user_counter(
     settings: Settings, redis_url: str, key_prefix: str, token_for: Callable[..., dict[str, str]]
 ) -> None:
     auth = token_for("shop")
-    shared = limited(settings, per_token="3/minute", redis_url=redis_url, key_prefix=key_prefix)
+    shared = limited(settings, requests="3/minute", redis_url=redis_url, key_prefix=key_prefix)
     async with running(shared) as first, running(shared) as second:
         answers = []
         for app in (first, second, first, second):
@@ -67,7 +67,7 @@ async def test_keys_carry_the_prefix_and_no_token(
     assert keys and all(key.startswith(f"{key_prefix}:") for key in keys)
     assert not [key for key in keys if token in key or token.split(".")[2] in key]
     assert {key.split("/")[1] for key in keys} == {
-        "requests-per-token",
+        "requests-per-user",
         "token-failures-per-address",
         "token-failures-per-user",
     }

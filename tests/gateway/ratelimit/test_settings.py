@@ -11,7 +11,8 @@ def test_defaults() -> None:
     assert RateLimits.from_env({}) == RateLimits(
         token_failures_per_address="20/minute",
         token_failures_per_user="10/minute",
-        requests_per_token="1200/minute",
+        requests_per_user="1200/minute",
+        tokens_per_user="60/minute",
         redis_url=None,
         redis_key_prefix="gateway",
     )
@@ -21,13 +22,20 @@ def test_every_variable_is_read() -> None:
     env = {
         "GATEWAY_RATE_TOKEN_FAILURES_PER_ADDRESS": "5/second;100/hour",
         "GATEWAY_RATE_TOKEN_FAILURES_PER_USER": "3 per minute",
-        "GATEWAY_RATE_REQUESTS_PER_TOKEN": "50/second",
+        "GATEWAY_RATE_REQUESTS_PER_USER": "50/second",
+        "GATEWAY_RATE_TOKENS_PER_USER": "5/hour",
         "GATEWAY_REDIS_URL": "rediss://:secret@cache.internal:6380/2",
         "GATEWAY_REDIS_KEY_PREFIX": "shop-a",
     }
     assert RateLimits.from_env(env) == RateLimits(
-        "5/second;100/hour", "3 per minute", "50/second", env["GATEWAY_REDIS_URL"], "shop-a"
+        "5/second;100/hour", "3 per minute", "50/second", "5/hour", env["GATEWAY_REDIS_URL"], "shop-a"
     )
+
+
+def test_the_request_budgets_older_name_is_read_when_the_new_one_is_unset() -> None:
+    older = {"GATEWAY_RATE_REQUESTS_PER_TOKEN": "7/second"}
+    assert RateLimits.from_env(older).requests_per_user == "7/second"
+    assert RateLimits.from_env({**older, "GATEWAY_RATE_REQUESTS_PER_USER": "9/second"}).requests_per_user == "9/second"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +43,9 @@ def test_every_variable_is_read() -> None:
     [
         "GATEWAY_RATE_TOKEN_FAILURES_PER_ADDRESS",
         "GATEWAY_RATE_TOKEN_FAILURES_PER_USER",
+        "GATEWAY_RATE_REQUESTS_PER_USER",
         "GATEWAY_RATE_REQUESTS_PER_TOKEN",
+        "GATEWAY_RATE_TOKENS_PER_USER",
     ],
 )
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ only files the gateway serves itself, without a token, under a strict Content-Se
 
 from __future__ import annotations
 
+import gzip
 import logging
 import re
 from pathlib import Path
@@ -52,6 +53,12 @@ async def test_the_home_page_links_the_pages_and_the_health_endpoints(client: ht
     }
 
 
+async def test_the_home_page_says_metrics_need_a_token(client: httpx.AsyncClient) -> None:
+    text = " ".join((await client.get("/")).text.split())
+    assert "it needs a token with the <code>metrics</code> or <code>admin</code> scope" in text
+    assert (await client.get("/metrics")).status_code == 401  # what the link answers in a browser
+
+
 async def test_graphiql_and_its_explorer_come_from_the_gateway(client: httpx.AsyncClient) -> None:
     page = await client.get("/graphql", headers=HTML)
 
@@ -64,7 +71,8 @@ async def test_swagger_ui_comes_from_the_gateway(client: httpx.AsyncClient) -> N
     page = await client.get("/www/docs")
 
     await assert_served_by_the_gateway(client, page)
-    assert 'data-openapi="/www/openapi.json"' in page.text
+    # The API's document in OpenAPI 3.0's terms, which Swagger UI renders faster (tests/rest_compat/test_openapi30.py).
+    assert 'data-openapi="/www/docs/openapi-3.0.json"' in page.text
 
 
 def swagger_ui_files() -> tuple[str, list[str]]:
@@ -83,6 +91,35 @@ async def test_of_swagger_ui_s_package_only_the_files_its_page_loads_are_served(
     for name in files:
         status = (await client.get(f"/www/docs/{folder}/{name}")).status_code
         assert status == (200 if name in loaded else 404), name
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        f"/www/docs/{Path(str(swagger_ui_path)).name}/swagger-ui-bundle.js",
+        "/graphql/static/graphiql@3.8.3/graphiql.min.js",
+    ],
+)
+async def test_the_pages_large_files_come_gzipped_to_a_browser_that_takes_it(
+    client: httpx.AsyncClient, address: str
+) -> None:
+    # Swagger UI's script is 1.5 MB, GraphiQL's 3.5 MB: a quarter of that on the wire.
+    plain = await client.get(address, headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200
+    assert "content-encoding" not in plain.headers
+    assert plain.headers["vary"] == "Accept-Encoding"
+
+    async with client.stream("GET", address, headers={"Accept-Encoding": "gzip"}) as compressed:
+        wire = b"".join([part async for part in compressed.aiter_raw()])
+    assert compressed.headers["content-encoding"] == "gzip"
+    assert compressed.headers["vary"] == "Accept-Encoding"
+    assert compressed.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert int(compressed.headers["content-length"]) == len(wire) < len(plain.content) / 3
+    assert gzip.decompress(wire) == plain.content
+    assert compressed.headers["etag"] == f"W/{plain.headers['etag']}"  # the same file in another encoding
+
+    again = await client.get(address, headers={"If-None-Match": compressed.headers["etag"]})
+    assert again.status_code == 304
 
 
 async def test_a_path_prefix_of_a_proxy_is_in_every_address(settings: Settings) -> None:

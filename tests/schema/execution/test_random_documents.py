@@ -32,12 +32,13 @@ from hypothesis import strategies as st
 from sqlalchemy import select, update
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter
 from strawberry.types import ExecutionResult
+from strawberry.types.base import StrawberryObjectDefinition
 
 from datasources.database import Database
 from datasources.demo import fill_demo
 from datasources.models import Address, Article, ArticleDesignation, Customer, Media, SalesDocument, Stock
 from schema.execution import COMPILED
-from schema.permissions import Principal
+from schema.permissions import IsAdmin, Principal
 from schema.schema import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
 from tests.schema.execution.differential import SHOP, assert_same, compiled_schema, execute, reference_schema
 from tests.schema.execution.documents import Document, Domain, Domains, documents
@@ -53,8 +54,11 @@ pytestmark = pytest.mark.filterwarnings(
 
 SCHEMA = compiled_schema()._schema
 CATALOGUE_ONLY = Principal.from_names("catalogue-only", ("catalogue",))
-# Fields whose data can fail: stock beyond a GraphQL Int (see _beyond_int).
-FAILING = frozenset({("StockEntry", "quantity")})
+# Fields whose data can fail: stock beyond a GraphQL Int (see _beyond_int), answered at the article's or
+# the unit's stock.
+FAILING = frozenset({("Article", "stock"), ("PackagingUnit", "stock")})
+# The root fields the shop user is refused (the admin scope's): a failure, as a failing argument is.
+ADMIN_ONLY = frozenset({"webhookEndpoints", "webhookDeliveries"})
 
 
 def _settings(examples: int) -> settings:
@@ -107,6 +111,22 @@ def _domains(s: Samples) -> Domains:
         ("articleNumbers", "offset"): Domain((0, 1, 2, 5, 30), failures=(-2,), fail=3),
         ("articleNumbers", "language"): language,
         ("articleNumbers", "customerNumber"): customer,
+        ("articleNumbers", "currency"): currency,
+        # The change feed: no cursor (the current one) or a foreign one (an error); its view as the others'.
+        ("catalogueChanges", "since"): Domain((None,), failures=("nope",), fail=10),
+        ("catalogueChanges", "limit"): Domain((0, 1, 5, None), failures=(-1,), fail=3),
+        ("catalogueChanges", "language"): Domain(LANGUAGES),
+        ("catalogueChanges", "currency"): Domain(CURRENCIES),
+        ("catalogueChanges", "customerNumber"): Domain(s.customers),
+        ("articleFacets", "language"): language,
+        ("articleFacets", "currency"): currency,
+        ("articleFacets", "customerNumber"): customer,
+        # Valid only: a failing root field nulls the whole answer, and documents with several failing fields
+        # grow rare (test_the_generator_reaches); articleFacets draws the failures.
+        ("articleStatistics", "language"): Domain(LANGUAGES),
+        ("articleStatistics", "currency"): Domain(CURRENCIES),
+        ("articleStatistics", "customerNumber"): Domain(s.customers),
+        ("priceBands", "bounds"): Domain(([5.0], [0.0, 10.0, 50.0]), failures=([], [2.0, 1.0]), fail=10),
         ("article", "number"): Domain(s.articles, misses=("A-999999", "a-000001", "")),
         ("article", "language"): article_language,
         ("article", "currency"): article_currency,
@@ -131,6 +151,9 @@ def _domains(s: Samples) -> Domains:
         ("ArticleFilterInput", "group"): Domain(s.groups, misses=("none",)),
         ("ArticleFilterInput", "articleClass"): Domain(s.classes, misses=("none",)),
         ("ArticleFilterInput", "search"): Domain(s.searches, misses=("zzz",)),
+        ("ArticleFilterInput", "priceFrom"): Domain((0.0, 5.0, 12.5)),
+        ("ArticleFilterInput", "priceTo"): Domain((1.0, 20.0, 1000.0)),
+        ("ArticleFilterInput", "modifiedSince"): Domain(("2020-01-01T00:00:00Z", "2099-01-01T00:00:00Z")),
         ("ArticleFilterInput", "numbers"): Domain(
             ([s.articles[0]], list(s.articles[:3]), list(reversed(s.articles[:5]))), misses=(["A-999999"], [])
         ),
@@ -245,7 +268,7 @@ BEYOND_INT = Decimal(3_000_000_000)
 
 async def _beyond_int(db: Database) -> None:
     """Stock beyond a GraphQL Int, for every other article with stock: in its first base-unit entry (its
-    `stock` is null, with that entry's error), or in every packaging unit's (its `packagingUnits` is null,
+    `stock` is null, with an error naming the entry), or in every packaging unit's (its `packagingUnits` is null,
     with the first unit's error), or, for every third, in one unit's."""
     async with db.reader() as session:
         query = select(Stock.id, Stock.article_id, Stock.packaging_unit).order_by(Stock.article_id, Stock.id)
@@ -282,7 +305,7 @@ async def _compare(db: Database, document: Document, user: Principal | None) -> 
 @_settings(300)
 @given(data=st.data())
 async def test_random_documents_answer_like_graphql_core(db: Database, domains: Domains, data: st.DataObject) -> None:
-    await _compare(db, data.draw(documents(SCHEMA, domains, FAILING), label="document"), SHOP)
+    await _compare(db, data.draw(documents(SCHEMA, domains, FAILING, ADMIN_ONLY), label="document"), SHOP)
 
 
 @_settings(60)
@@ -343,10 +366,39 @@ FEATURES = [
 
 @pytest.mark.parametrize("feature", FEATURES)
 def test_the_generator_reaches(feature: str) -> None:
-    # Raises NoSuchExample when no document of the first thousand has the feature. Generation only: the
+    # Raises NoSuchExample when no document of the first thousand (or three) has the feature. Generation only: the
     # first document found is enough, no need to shrink it.
+    # Two failing root fields need two nullable ones that draw failing arguments: about one document in
+    # two thousand has them.
+    examples = 8000 if feature == "several failing fields" else 1000
     find(
         documents(SCHEMA, FAKE, FAILING),
         lambda document: feature in document.features,
-        settings=settings(max_examples=1000, derandomize=True, database=None, phases=[Phase.generate]),
+        settings=settings(max_examples=examples, derandomize=True, database=None, phases=[Phase.generate]),
     )
+
+
+# Found by the generator after the change feed joined the schema, and on main before it: when a non-null root
+# field (webhookDeliveries, refused) and a nullable one (article, an invalid language) fail in the same wave,
+# graphql-core records both errors and the compiled run only the first. Strict: it fails once fixed.
+TWO_FAILING_ROOTS = (
+    "{ webhookDeliveries { attempts } address(number: 1) { company } address(number: 1) { __typename } "
+    'article(number: "A-000001", language: "xx", customerNumber: "999999") { articleClass } }'
+)
+
+
+@pytest.mark.xfail(strict=True, reason="the compiled run drops a sibling's error when a non-null root field fails")
+async def test_a_failing_non_null_root_field_beside_a_failing_nullable_one(db: Database) -> None:
+    await _compare(db, Document(TWO_FAILING_ROOTS, {}, frozenset()), SHOP)
+
+
+def test_admin_only_names_the_root_fields_the_shop_is_refused() -> None:
+    schema = compiled_schema()
+    query = schema.get_type_by_name("Query")
+    assert isinstance(query, StrawberryObjectDefinition)
+    admin_only = {
+        schema.config.name_converter.get_graphql_name(field)
+        for field in query.fields
+        if IsAdmin in field.permission_classes
+    }
+    assert admin_only == ADMIN_ONLY

@@ -151,16 +151,33 @@ def _requests(shop: Shop) -> list[str]:
     return paths
 
 
+CATALOGUE = ("/www/artikel", "/www/artikelmedia")  # and artikelmediadaten: their answers have versions
+
+
 async def test_every_rest_query_is_compiled_and_answers_like_graphql_core(shop: Shop, tmp_path: Path) -> None:
-    requests = _requests(shop)
-    for path in requests:
+    """Each request's operations: one, but for the whole list (its version, then the list); and asked with
+    If-None-Match, the catalogue's version operations: one (304), or then the answer's (404)."""
+    checked = shop.executor.checked
+    operations: list[tuple[str, int]] = []
+    for path in _requests(shop):
+        before = len(checked)
         response = await shop.client.get(path)
         assert response.status_code in (200, 404), (path, response.text)
-    checked = shop.executor.checked
-    assert len(checked) == len(requests)
-    for request, run in zip(requests, checked, strict=True):
-        assert (run.paths, run.runs) == ([COMPILED], []), request
-        assert run.compiled == run.reference, request
+        operations.append((path, len(checked) - before))
+        if path.startswith(CATALOGUE):
+            before = len(checked)
+            response = await shop.client.get(path, headers={"If-None-Match": "*"})
+            assert response.status_code in (304, 404), (path, response.text)
+            operations.append((f"{path} If-None-Match", len(checked) - before))
+    assert [(path, count) for path, count in operations if count != 1] == [
+        ("/www/artikel", 2),
+        ("/www/artikel/NO-SUCH-ARTICLE If-None-Match", 2),
+    ]
+    versions = [run for run in checked if "Version" in run.document.split("{")[0]]
+    assert len(versions) == len([path for path, _ in operations if path.endswith("If-None-Match")]) + 1
+    for run in checked:
+        assert (run.paths, run.runs) == ([COMPILED], []), run.document
+        assert run.compiled == run.reference, run.document
 
 
 @pytest.mark.parametrize(

@@ -228,6 +228,7 @@ async def test_a_compiler_failure_is_logged_and_graphql_core_answers(
     assert [r.getMessage() for r in caplog.records] == ["compiling Broken failed; graphql-core runs it"]
 
 
+@pytest.mark.fallback
 async def test_a_failing_run_is_logged_and_graphql_core_answers_alone(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -249,6 +250,7 @@ async def test_a_failing_run_is_logged_and_graphql_core_answers_alone(
     ]
 
 
+@pytest.mark.fallback
 async def test_a_value_the_plan_does_not_complete_is_answered_by_graphql_core(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -1,0 +1,144 @@
+"""Counts of the exposed articles a filter matches, per value of a column, per availability, per price band.
+
+Each family is one statement over the rows the filter's count reads (articles.count_articles: the exposing
+attribute's index, joined with the article where a condition needs it), grouped in the database; only the
+groups come back. The statements are compiled once per filter shape (filters.py) and family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import CTE, ColumnElement, Select, bindparam, case, func, select
+
+from datasources import phkeys
+from datasources.catalogue.filters import ArticleFilter, FilterShape, condition_values, conditions
+from datasources.catalogue.list_price import PriceView, list_price, price_values
+from datasources.catalogue.stock import has_available_stock
+from datasources.models import Article, ArticleAttribute
+from datasources.models.base import Money
+from datasources.reads import Query, Reads
+
+
+class FacetColumn(Enum):
+    GROUP = "group"
+    ARTICLE_CLASS = "article_class"
+
+
+def facet_column(facet: FacetColumn) -> ColumnElement[str | None]:
+    return (Article.group if facet is FacetColumn.GROUP else Article.article_class).expression
+
+
+@dataclass(frozen=True, slots=True)
+class ValueCount:
+    value: Any  # a column's value, None included; True/False for availability
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PriceRange:
+    lowest: Decimal | None  # None: no article has a list price
+    highest: Decimal | None
+    without_price: int
+
+
+@dataclass(frozen=True, slots=True)
+class BandCount:
+    lower: Decimal | None  # None: open below
+    upper: Decimal | None  # None: open above; a band holds lower <= price < upper
+    count: int
+
+
+def matching(columns: Sequence[Any], shape: FilterShape) -> Select[Any]:
+    """`columns` over the exposed articles matching a filter of `shape` (the rows its count reads)."""
+    stmt = select(*columns).select_from(ArticleAttribute).join(Article, Article.id == ArticleAttribute.article_id)
+    return stmt.where(ArticleAttribute.key == phkeys.EXPOSED, *conditions(shape))
+
+
+async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> list[ValueCount]:
+    """Per value of the column (None for articles without one), how many match; most first, then by value."""
+    rows = await reads.rows(_value_query(FilterShape.of(flt), facet), **condition_values(flt))
+    counts = [ValueCount(value, int(count)) for value, count in rows]
+    return sorted(counts, key=lambda c: (-c.count, c.value is not None, c.value or ""))
+
+
+@lru_cache(maxsize=256)
+def _value_query(shape: FilterShape, facet: FacetColumn) -> Query:
+    column = facet_column(facet)
+    return Query(matching([column, func.count()], shape).group_by(column), scan=True)
+
+
+async def availability_counts(reads: Reads, flt: ArticleFilter) -> list[ValueCount]:
+    """How many match with stock available (True) and without (False); a value none has is left out."""
+    rows = await reads.rows(_availability_query(FilterShape.of(flt)), **condition_values(flt))
+    found = {bool(value): int(count) for value, count in rows}
+    return [ValueCount(value, found[value]) for value in (True, False) if found.get(value)]
+
+
+@lru_cache(maxsize=256)
+def _availability_query(shape: FilterShape) -> Query:
+    flags = matching([case((has_available_stock(Article.id), 1), else_=0).label("available")], shape).subquery()
+    return Query(select(flags.c.available, func.count()).group_by(flags.c.available), scan=True)
+
+
+def _price_view_values(flt: ArticleFilter, view: PriceView) -> dict[str, Any]:
+    # The filter's own price condition reads the same view: the same parameters.
+    return {**condition_values(flt), **price_values(view)}
+
+
+async def price_range(reads: Reads, flt: ArticleFilter, view: PriceView) -> PriceRange:
+    """The lowest and highest list price of the matching articles, and how many have none."""
+    rows = await reads.rows(
+        _range_query(FilterShape.of(flt), len(view.price_list_ids)), **_price_view_values(flt, view)
+    )
+    lowest, highest, total, priced = rows[0]
+    return PriceRange(lowest, highest, int(total) - int(priced or 0))
+
+
+def _prices(shape: FilterShape, chain: int) -> CTE:
+    """The matching articles' list prices, read once each: a flattened subquery would repeat the price's
+    lookups in every expression that uses it."""
+    return matching([list_price(chain).label("price")], shape).cte("prices").prefix_with("MATERIALIZED")
+
+
+@lru_cache(maxsize=256)
+def _range_query(shape: FilterShape, chain: int) -> Query:
+    price = _prices(shape, chain).c.price
+    return Query(select(func.min(price), func.max(price), func.count(), func.count(price)), scan=True)
+
+
+async def band_counts(
+    reads: Reads, flt: ArticleFilter, view: PriceView, bounds: Sequence[Decimal]
+) -> tuple[list[BandCount], int]:
+    """Per band between consecutive `bounds` (ascending), how many match; the bands below the first bound
+    and from the last one up where some do. And how many have no list price."""
+    values = _price_view_values(flt, view)
+    values.update({f"bound_{index}": bound for index, bound in enumerate(bounds)})
+    rows = await reads.rows(_band_query(FilterShape.of(flt), len(view.price_list_ids), len(bounds)), **values)
+    found = {int(band): int(count) for band, count in rows}
+    edges: list[Decimal | None] = [None, *bounds, None]
+    bands = [BandCount(edges[band], edges[band + 1], found.get(band, 0)) for band in range(len(bounds) + 1)]
+    inner = bands[1:-1]
+    outer = [band for band in (bands[0], bands[-1]) if band.count]
+    return sorted([*inner, *outer], key=_band_order), found.get(-1, 0)
+
+
+def _band_order(band: BandCount) -> tuple[bool, Decimal]:
+    return (band.lower is not None, band.lower if band.lower is not None else Decimal(0))
+
+
+@lru_cache(maxsize=256)
+def _band_query(shape: FilterShape, chain: int, bounds: int) -> Query:
+    """Each article's band: -1 without a price, 0 below the first bound, i from bound i-1 up to bound i,
+    `bounds` from the last one up. Compared with the bounds as the price filter compares (never by division,
+    whose rounding on SQLite's floats could put a price on a bound into the band below)."""
+    price = _prices(shape, chain).c.price
+    whens: list[tuple[ColumnElement[bool], int]] = [(price.is_(None), -1)]
+    whens += [(price < bindparam(f"bound_{index}", type_=Money), index) for index in range(bounds)]
+    bands = select(case(*whens, else_=bounds).label("band")).subquery()
+    return Query(select(bands.c.band, func.count()).group_by(bands.c.band), scan=True)

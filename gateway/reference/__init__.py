@@ -1,0 +1,1 @@
+"""The reference pages generated from the code: settings, command line, GraphQL schema, REST routes."""

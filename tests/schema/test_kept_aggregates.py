@@ -1,0 +1,140 @@
+"""Facets and statistics are kept while no article changes (datasources/catalogue/aggregate_cache.py): asked
+again, they cost the statement that checks the change stamps (and the one of the caller's price lists); after
+a write, the gateway's or the ERP's own on another connection, they are counted again. In process and against
+a real `gateway serve --workers 2` (each worker keeps its own), on SQLite and, with GATEWAY_TEST_DATABASE_URL,
+on PostgreSQL."""
+
+# The ERP's SQL, made of the test's own ids.
+# ruff: noqa: S608
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from datasources.database import Database
+from tests.catalogue_data import Catalogue
+from tests.http import statement_count
+from tests.server import GatewayServer, running_server
+
+FACETS = (
+    "{ articleFacets { total groups { value count } availability { value count } priceBands { from to count }"
+    " withoutPrice } }"
+)
+STATISTICS = "{ articleStatistics(groupBy: GROUP) { value count minPrice maxPrice stock withoutPrice } }"
+
+
+async def erp(url: str, *statements: str) -> None:
+    """Plain SQL on a connection of the ERP's own."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for statement in statements:
+                await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def ask(client: httpx.AsyncClient, auth: dict[str, str], query: str) -> tuple[dict[str, Any], int]:
+    response = await client.post("/graphql", json={"query": query}, headers=auth)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert "errors" not in body, body
+    return body["data"], statement_count(response)
+
+
+async def test_asked_again_they_cost_one_statement_until_the_erp_writes(
+    client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, db: Database, database_url: str
+) -> None:
+    first, counted = await ask(client, auth, FACETS)
+    again, checked = await ask(client, auth, FACETS)
+    assert again == first
+    assert counted > 2
+    assert checked == 2  # the caller's price lists and the change stamps' check, whatever the catalogue's size
+
+    await erp(database_url, f"UPDATE article SET \"group\" = 'BEFESTIG' WHERE id = {catalogue.pliers.id}")
+    changed, recounted = await ask(client, auth, FACETS)
+    assert recounted == counted
+    groups = {entry["value"]: entry["count"] for entry in changed["articleFacets"]["groups"]}
+    before = {entry["value"]: entry["count"] for entry in first["articleFacets"]["groups"]}
+    assert (groups["WERKZEUG"], groups["BEFESTIG"]) == (before["WERKZEUG"] - 1, before["BEFESTIG"] + 1)
+
+    await erp(database_url, f"UPDATE price SET amount = 99.00 WHERE article_id = {catalogue.hammer.id}")
+    priced, _ = await ask(client, auth, FACETS)
+    assert priced["articleFacets"]["priceBands"] != changed["articleFacets"]["priceBands"]
+    (band,) = [band for band in priced["articleFacets"]["priceBands"] if band["count"]]
+    assert band["from"] <= 99 < band["to"]
+
+    stats, _ = await ask(client, auth, STATISTICS)
+    await erp(
+        database_url, f"DELETE FROM article_attribute WHERE key = 'RESTWEBSHOP' AND article_id = {catalogue.drill.id}"
+    )
+    fewer, _ = await ask(client, auth, STATISTICS)
+    assert (
+        sum(b["count"] for b in fewer["articleStatistics"]) == sum(b["count"] for b in stats["articleStatistics"]) - 1
+    )
+    assert (await ask(client, auth, FACETS))[0]["articleFacets"]["total"] == priced["articleFacets"]["total"] - 1
+
+
+async def test_a_write_committed_after_an_older_one_began_is_seen_when_both_commit(
+    client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, database_url: str
+) -> None:
+    """On PostgreSQL positions are taken when a transaction writes, not when it commits: a transaction that
+    began writing first and commits last must still be seen (on SQLite writers simply follow one another)."""
+    first, _ = await ask(client, auth, FACETS)
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as early:
+            transaction = await early.begin()
+            await early.execute(text(f'UPDATE article SET "group" = NULL WHERE id = {catalogue.hammer.id}'))
+            if engine.dialect.name == "postgresql":  # SQLite has one writer at a time: the later one waits
+                await erp(database_url, f"UPDATE article SET \"group\" = 'BEFESTIG' WHERE id = {catalogue.pliers.id}")
+                later, _ = await ask(client, auth, FACETS)
+                assert later != first
+            await transaction.commit()
+    finally:
+        await engine.dispose()
+    groups = {e["value"]: e["count"] for e in (await ask(client, auth, FACETS))[0]["articleFacets"]["groups"]}
+    before = {e["value"]: e["count"] for e in first["articleFacets"]["groups"]}
+    assert groups[None] == before[None] + 1
+
+
+USER, SECRET = "analyst", "a-long-secret"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
+    directory = tmp_path_factory.mktemp("kept-aggregates")
+    with running_server(directory, users=[(USER, SECRET, ["catalogue"])], serve_args=["--workers", "2"]) as server:
+        yield server
+
+
+def total(server: GatewayServer) -> int:
+    response = httpx.post(
+        f"{server.base_url}/graphql",
+        json={"query": "{ articleFacets { total } }"},
+        headers={"Authorization": f"Bearer {server.token(USER, SECRET)}"},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+    found: int = response.json()["data"]["articleFacets"]["total"]
+    return found
+
+
+def test_every_worker_of_a_server_sees_the_erps_write(server: GatewayServer) -> None:
+    before = {total(server) for _ in range(8)}  # new connections: both workers answer, and keep their counts
+    assert len(before) == 1
+    asyncio.run(
+        erp(
+            server.database.url,
+            "DELETE FROM article_attribute WHERE key = 'RESTWEBSHOP' AND article_id = "
+            "(SELECT min(article_id) FROM article_attribute WHERE key = 'RESTWEBSHOP')",
+        )
+    )
+    assert {total(server) for _ in range(8)} == {before.pop() - 1}
