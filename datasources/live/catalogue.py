@@ -25,6 +25,7 @@ from datasources.catalogue.change_events import PER_EVENT
 from datasources.catalogue.changes import Cursor, current_cursor, read_changes
 from datasources.clock import utcnow
 from datasources.database import Database
+from datasources.live.failures import FailedPolls
 
 log = logging.getLogger("gateway.live")
 
@@ -60,6 +61,7 @@ class CatalogueWatch:
         self._wake = asyncio.Event()
         self._start = asyncio.Lock()
         self._loop = asyncio.get_running_loop()
+        self._failures = FailedPolls(log, "catalogue changes: reading the change positions")
 
     @property
     def followers(self) -> int:
@@ -115,8 +117,9 @@ class CatalogueWatch:
                             self._cursor = None  # nobody to tell: start afresh with the next follower
                         elif self._cursor is not None:
                             await self._look(self._cursor)
+                            self._failures.succeeded()
                 except Exception as error:  # the next look tries again; the changes wait in the positions
-                    log.warning("catalogue changes: reading the change positions failed: %s", _reason(error))
+                    self._failures.failed(error)
         finally:
             stop()
 
@@ -141,8 +144,3 @@ class CatalogueWatch:
 
 def _nothing() -> None:
     pass
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -15,6 +15,7 @@ from typing import Any
 from datasources.clock import utcnow
 from datasources.database import Database
 from datasources.live import feed
+from datasources.live.failures import FailedPolls
 from datasources.live.feed import LiveEvent
 
 log = logging.getLogger("gateway.live")
@@ -74,6 +75,7 @@ class Hub:
         self._wake = asyncio.Event()
         self._start = asyncio.Lock()
         self._loop = asyncio.get_running_loop()
+        self._failures = FailedPolls(log, "live feed: reading the outbox")
 
     @property
     def subscribers(self) -> int:
@@ -131,8 +133,9 @@ class Hub:
                         self._high = None  # nobody to hand anything to: start afresh with the next subscriber
                     elif self._high is not None:
                         await self._poll()
+                        self._failures.succeeded()
             except Exception as error:  # the next poll tries again; subscribers wait, nothing is lost
-                log.warning("live feed: reading the outbox failed: %s", _reason(error))
+                self._failures.failed(error)
 
     async def _wait(self) -> None:
         timeout: Any = self.poll_seconds if self._subscribers else None
@@ -155,8 +158,3 @@ class Hub:
                 self._high = event.id
             if len(settled) < feed.PAGE:
                 return
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import logging
 from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from datasources import events
 from datasources.database import Database
-from datasources.live import Hub, InvalidCursor, LiveEvent, SlowConsumer, decode_cursor, encode_cursor, wakeup
+from datasources.live import Hub, InvalidCursor, LiveEvent, SlowConsumer, decode_cursor, encode_cursor, feed, wakeup
 from datasources.live.feed import settled_prefix
 from datasources.webhooks.listener import NotificationListener
 from tests import databases
@@ -133,6 +135,44 @@ async def test_a_subscriber_whose_buffer_overflows_is_dropped(db: Database) -> N
         await asyncio.sleep(0.3)
         with pytest.raises(SlowConsumer):
             await _take(stream, 1)
+
+
+async def test_failed_polls_are_logged_when_they_start_and_when_the_feed_reads_again(
+    db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A database down for a while: one warning when the polls start failing and one when one works again,
+    # not one per poll.
+    read_after = feed.read_after
+    failing = 0
+    over = asyncio.Event()
+
+    async def flaky(session: AsyncSession, after: int, **options: Any) -> list[LiveEvent]:
+        nonlocal failing
+        if failing:
+            failing -= 1
+            raise ConnectionRefusedError("the database is down")
+        if caplog.records:  # the outage was logged and is over: this poll reads again
+            over.set()
+        return await read_after(session, after, **options)
+
+    monkeypatch.setattr(feed, "read_after", flaky)
+    async with _hub(db, poll_seconds=0.02) as hub:
+        stream = hub.subscribe((events.ORDER_EVENT,))
+        pending = asyncio.ensure_future(_take(stream, 1))
+        await asyncio.sleep(0.1)  # joined, and polling
+        with caplog.at_level(logging.WARNING, logger="gateway.live"):
+            failing = 5
+            async with asyncio.timeout(5):
+                await over.wait()  # the first poll after the outage
+            event_id = await _record(db, events.ORDER_EVENT, AuftNr="after the outage")
+            [event] = await pending
+        assert event.id == event_id  # nothing lost
+        assert [record.getMessage() for record in caplog.records] == [
+            "live feed: reading the outbox failed: ConnectionRefusedError: the database is down"
+            " (tried again at every poll)",
+            "live feed: reading the outbox works again after 5 failed polls",
+        ]
+        await stream.aclose()
 
 
 def _event(event_id: int, age: float) -> LiveEvent:
