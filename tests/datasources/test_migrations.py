@@ -326,6 +326,23 @@ async def test_a_migration_that_rebuilds_article_keeps_the_triggers_that_name_it
     assert [record.number for record in (await find_articles(blank.reads, query)).records] == ["A-1"]
 
 
+async def test_0013_downgrades_to_the_triggers_of_0011(blank: Database) -> None:
+    # 0013 splits SQLite's update triggers; its downgrade gives back 0011's, word for word.
+    triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    if blank.engine.dialect.name != "sqlite":
+        triggers = "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname"
+    await migrate.upgrade(blank.engine, "0012")
+    async with blank.engine.connect() as conn:
+        before = (await conn.exec_driver_sql(triggers)).all()
+    await migrate.upgrade(blank.engine)
+    async with blank.engine.connect() as conn:
+        after = (await conn.exec_driver_sql(triggers)).all()
+    assert (after != before) == (blank.engine.dialect.name == "sqlite")
+    await downgrade(blank, "0012")
+    async with blank.engine.connect() as conn:
+        assert (await conn.exec_driver_sql(triggers)).all() == before
+
+
 async def test_0011_downgrades_to_0010_and_upgrades_again(blank: Database) -> None:
     await migrate.upgrade(blank.engine)
     await downgrade(blank, "0010")

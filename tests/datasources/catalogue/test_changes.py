@@ -1,6 +1,9 @@
 """The change positions follow every write the ERP makes with plain SQL on its own connection, and the feed
 lists exactly the changes and removals after a cursor: none skipped, none repeated, with writers busy."""
 
+# Statements made of the test's own constants.
+# ruff: noqa: S608
+
 from __future__ import annotations
 
 import asyncio
@@ -79,6 +82,40 @@ async def test_every_table_of_an_answer_moves_its_article(db: Database, factory:
         assert (name, changed, removed) == (name, {"A-1"}, set())
     # Nothing else moved meanwhile: a feed read through stays empty.
     assert (await feed(db, cursor))[:2] == (set(), set())
+
+
+async def test_an_update_moves_its_article_and_a_row_given_to_another_article_moves_both(
+    db: Database, factory: Factory
+) -> None:
+    # SQLite has a trigger for each case (0013): a row that keeps its article, and one moved to another.
+    await catalogue(factory)
+    a1, a2 = "(SELECT id FROM article WHERE number = 'A-1')", "(SELECT id FROM article WHERE number = 'A-2')"
+    await erp(
+        db,
+        f"INSERT INTO article_attribute (article_id, key, contents) SELECT {a1}, 'WEBSHOPVPE', ''",
+        "INSERT INTO price (article_id, price_list_id, currency, min_quantity, amount, modified_at) "
+        f"SELECT {a1}, 1, 'CHF', 7, 9.5, CURRENT_TIMESTAMP",
+        f"INSERT INTO stock (article_id, warehouse_id, on_hand) SELECT {a1}, w.id, 5 FROM warehouse w",
+        f"INSERT INTO reservation (article_id, warehouse_id, quantity) SELECT {a1}, w.id, 1 FROM warehouse w",
+        f"INSERT INTO declaration (article_id, language, country) SELECT {a1}, 'ger', 'CH'",
+        f"INSERT INTO media (article_id, file_name, modified_at) SELECT {a1}, 'a.jpg', CURRENT_TIMESTAMP",
+        f"INSERT INTO packaging_unit (article_id, code, factor) SELECT {a1}, 'Pak', 10",
+    )
+    cursor = await changes.current_cursor(db.reads, postgresql(db))
+    tables = ("article_attribute", "price", "stock", "reservation", "declaration", "media", "packaging_unit")
+    for table in tables:
+        await erp(db, f"UPDATE {table} SET article_id = article_id WHERE article_id = {a1}")
+        changed, removed, cursor = await feed(db, cursor)
+        assert (table, changed, removed) == (table, {"A-1"}, set())
+    for table in tables:
+        await erp(
+            db,
+            f"UPDATE {table} SET article_id = {a2} WHERE article_id = {a1} AND key = 'WEBSHOPVPE'"
+            if table == "article_attribute"
+            else f"UPDATE {table} SET article_id = {a2} WHERE article_id = {a1}",
+        )
+        changed, removed, cursor = await feed(db, cursor)
+        assert (table, changed, removed) == (table, {"A-1", "A-2"}, set())
 
 
 async def test_shared_tables_move_every_article_they_affect(db: Database, factory: Factory) -> None:
@@ -164,7 +201,7 @@ async def test_concurrent_writers_each_change_seen_once(db: Database, factory: F
 
     async def writer(part: list[str]) -> None:
         for number in part:
-            await erp(db, f"UPDATE article SET status = 3 WHERE number = '{number}'")  # noqa: S608
+            await erp(db, f"UPDATE article SET status = 3 WHERE number = '{number}'")
 
     async def reader() -> None:
         nonlocal cursor
