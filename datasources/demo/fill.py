@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from datasources.bulk import insert_rows
 from datasources.demo.catalogue import add_article
 from datasources.demo.customers import FIRST_CUSTOMER_NUMBER, add_customers
 from datasources.demo.reference import add_reference_data
@@ -77,4 +78,4 @@ async def _insert(conn: AsyncConnection, batch: Batch) -> None:
     for table in Base.metadata.sorted_tables:
         rows = batch.rows.get(table.name)
         if rows:
-            await conn.execute(insert(table), rows)
+            await insert_rows(conn, table, rows)

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from datasources import phkeys
+from datasources.bulk import insert_rows
 from datasources.exchange.comparison import MEDIA_STAMP, ROW, STAMP, Comparison
 from datasources.exchange.kinds import Problem
 from datasources.exchange.record import EXPOSED, EXPOSED_CONTENTS
@@ -82,7 +83,7 @@ async def write_chunk(
     for change, article_id in zip(new, await ids.take(conn, Article.__table__, len(new)), strict=True):  # type: ignore[arg-type]
         change.article_id = article_id
     if new:
-        await conn.execute(insert(Article), [_article_row(change) for change in new])
+        await insert_rows(conn, Article, [_article_row(change) for change in new])
     updated = [_article_row(change) for change in changes if not change.is_new and ROW in change.comparison.changed]
     if updated:
         values: dict[str, Any] = {name: bindparam(name) for name in updated[0] if name != "id"}
@@ -124,7 +125,7 @@ async def _replace(conn: AsyncConnection, models: tuple[Any, ...], old: list[Cha
         if stale:
             await conn.execute(delete(model).where(model.article_id.in_(stale)))
     if rows:
-        await conn.execute(insert(models[0]), rows)
+        await insert_rows(conn, models[0], rows)
 
 
 async def _attributes(conn: AsyncConnection, touched: list[Change], old: list[Change], *_: Any) -> None:
@@ -215,7 +216,7 @@ async def _stock(
                     }
     await _replace(conn, (Stock, Reservation), old, rows)
     if reservations:
-        await conn.execute(insert(Reservation), list(reservations.values()))
+        await insert_rows(conn, Reservation, list(reservations.values()))
 
 
 async def _declarations(
