@@ -140,3 +140,9 @@ class Availability:
 def _reason(error: BaseException) -> str:
     text = str(getattr(error, "orig", None) or error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def one_line(error: BaseException) -> str:
+    """The error's type and its message's first line: what a log line about it needs."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 
+from datasources.availability import one_line
+
 
 class FailedPolls:
     def __init__(self, log: logging.Logger, reading: str) -> None:
@@ -23,9 +25,3 @@ class FailedPolls:
         if self._failed:
             self._log.warning("%s works again after %d failed polls", self._reading, self._failed)
             self._failed = 0
-
-
-def one_line(error: BaseException) -> str:
-    """The error's type and its message's first line: what a log line about it needs."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 from sqlalchemy.engine import make_url
 
-from datasources.availability import is_outage
+from datasources.availability import is_outage, one_line
 from datasources.webhooks.wakeup import CHANNEL
 
 log = logging.getLogger("gateway.webhooks")
@@ -54,7 +54,7 @@ class NotificationListener:
                 await self._listen_once()
                 reason = "the connection was closed"
             except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                reason = _reason(error)
+                reason = one_line(error)
                 if not (is_outage(error) or isinstance(error, OSError | TimeoutError)):
                     log.error("%s: unexpected %s", self._name, reason)
             if not self._failing:  # one line per episode, not one per attempt to connect again
@@ -86,8 +86,3 @@ class NotificationListener:
 
     def _notified(self, _connection: Any, _pid: int, channel: str, _payload: str) -> None:
         self._wakes[channel]()
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
