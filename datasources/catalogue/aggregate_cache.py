@@ -55,6 +55,10 @@ class AggregateCache:
         self.generation = 0  # moves on every change seen: what a request's answers are kept under
         self._mark: str | int | None = None  # the snapshot (PostgreSQL) or position (SQLite) last checked
         self._answers: OrderedDict[Hashable, Any] = OrderedDict()
+        # The answers being counted, by generation and question: whoever asks meanwhile (another field of
+        # the same request, as priceBands and withoutPrice both ask the price range, or another request)
+        # waits for that count instead of making it again.
+        self._counting: dict[tuple[int, Hashable], asyncio.Future[Any]] = {}
 
     async def check(self, reads: Reads, *, postgresql: bool) -> int:
         """Whether the catalogue changed since the last check, in one statement; drops every answer kept when
@@ -79,17 +83,30 @@ class AggregateCache:
 
     async def answer(self, generation: int, question: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         """The answer kept for `question`, or `compute`'s, kept when the catalogue has not changed since the
-        request checked (a change seen by another request meanwhile leaves it unkept)."""
+        request checked (a change seen by another request meanwhile leaves it unkept). Asked again while it
+        is being computed, the question waits for that computation."""
         if generation == self.generation and question in self._answers:
             self._answers.move_to_end(question)
             found: T = self._answers[question]
             return found
-        value = await compute()
-        if generation == self.generation:
-            self._answers[question] = value
-            if len(self._answers) > self.size:
-                self._answers.popitem(last=False)
+        key = (generation, question)
+        counting = self._counting.get(key)
+        if counting is None:
+            counting = asyncio.ensure_future(compute())
+            self._counting[key] = counting
+            counting.add_done_callback(lambda done: self._counted(key, done))
+        # Shielded: a request cancelled while it waits leaves the count to the others waiting for it.
+        value: T = await asyncio.shield(counting)
         return value
+
+    def _counted(self, key: tuple[int, Hashable], done: asyncio.Future[Any]) -> None:
+        del self._counting[key]
+        generation, question = key
+        if done.cancelled() or done.exception() is not None or generation != self.generation:
+            return  # a failed count is not kept; its waiters have its error
+        self._answers[question] = done.result()
+        if len(self._answers) > self.size:
+            self._answers.popitem(last=False)
 
 
 class CheckedAggregates:

@@ -82,6 +82,19 @@ async def test_asked_again_they_cost_one_statement_until_the_erp_writes(
     assert (await ask(client, auth, FACETS))[0]["articleFacets"]["total"] == priced["articleFacets"]["total"] - 1
 
 
+async def test_a_count_two_fields_ask_for_is_made_once(
+    client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, database_url: str
+) -> None:
+    # priceBands reads the price range to make its nice bands, withoutPrice reads the same range: one count.
+    bands_alone = "{ articleFacets { priceBands { from to count } } }"
+    both = "{ articleFacets { priceBands { from to count } withoutPrice } }"
+    statements = []
+    for query in (bands_alone, both):
+        await erp(database_url, f"UPDATE price SET amount = amount + 1 WHERE article_id = {catalogue.hammer.id}")
+        statements.append((await ask(client, auth, query))[1])
+    assert statements[1] == statements[0] > 2
+
+
 async def test_a_write_committed_after_an_older_one_began_is_seen_when_both_commit(
     client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, database_url: str
 ) -> None:
