@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -23,6 +24,14 @@ from tests.factories import Factory
 
 SECRET_KEY = "test-secret-key-that-is-long-enough-for-hs256-0123456789"
 TOKEN_USERS = ("shop-client", "other-shop", "operator", "webshop")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What is imported by now (the app, the schema, the drivers) lives for the whole run: frozen out of the
+    collector's sight, the collection at each file's end (connections_closed) scans only what the tests made:
+    a few ms, not ~0.4 s a file."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
