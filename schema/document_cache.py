@@ -9,8 +9,8 @@ that does not parse is never kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphql import DocumentNode, GraphQLError, parse
@@ -25,6 +25,8 @@ class _Entry:
     document: DocumentNode
     rules: tuple[Any, ...] | None = None
     errors: list[GraphQLError] | None = None
+    # What was found once of the document's operations, by the caller's key (schema/ready.py).
+    found: dict[Hashable, Any] = field(default_factory=dict)
 
 
 class DocumentCache:
@@ -59,6 +61,14 @@ class DocumentCache:
         entry = self._entries.get(text)
         if entry is not None:
             entry.rules, entry.errors = tuple(rules), errors
+
+    def valid(self, text: str, rules: tuple[Any, ...]) -> tuple[DocumentNode, dict[Hashable, Any]] | None:
+        """The document of a text that validated with these rules without errors, and what its callers found
+        of it since (kept with it, forgotten with it); None for any other text."""
+        entry = self._entries.get(text)
+        if entry is None or entry.errors or entry.rules != rules:
+            return None
+        return entry.document, entry.found
 
 
 class CachedDocuments(SchemaExtension):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
 from typing import Any
 
@@ -29,9 +29,10 @@ from schema.execution import CompilingExecutor, PlanCache
 from schema.limits import DocumentLimits
 from schema.limits.budget import CostBudget
 from schema.limits.operation import OperationLimits
-from schema.limits.rules import ValidationRules, validation_rules
+from schema.limits.rules import Rules, ValidationRules, validation_rules
 from schema.live.subscriptions import LiveSubscription
 from schema.logs.mutations import LogsMutation
+from schema.ready import ReadyQueries
 from schema.sales.mutations import SalesMutation
 from schema.sales.queries import SalesQuery
 from schema.scalars import SCALARS
@@ -76,6 +77,7 @@ class Schema(strawberry.Schema):
         plan_cache_bytes: int = PLAN_CACHE_BYTES,
         documents: DocumentCache | None = None,
         budget: CostBudget | None = None,
+        rules: Rules | None = None,
         **kwargs: Any,
     ) -> None:
         # compiled=False: graphql-core's executor alone (the reference the compiled plans are tested and
@@ -88,18 +90,45 @@ class Schema(strawberry.Schema):
         self.documents = documents
         # The cost models of its client documents' budget (OperationLimits), shared with within_budget.
         self.budget = budget or CostBudget()
+        # Queries of documents validated before, run without Strawberry's extensions (where the documents
+        # are cached and validated with known rules: build_schema's).
+        self.ready = None
+        if documents is not None and rules is not None:
+            executor = self.execution_context_class or StrawberryGraphQLCoreExecutionContext
+            self.ready = ReadyQueries(self._schema, documents, rules, self.budget, executor)
 
-    async def execute(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+    async def execute(
+        self,
+        query: str | None,
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
+        allowed_operation_types: Iterable[OperationType] | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionResult:
         # A subscription runs as a stream (gateway/live), never as one result: refused here, not failed in
         # its resolver.
-        allowed = kwargs.get("allowed_operation_types") or DEFAULT_ALLOWED_OPERATION_TYPES
-        kwargs["allowed_operation_types"] = set(allowed) - {OperationType.SUBSCRIPTION}
-        result = await super().execute(*args, **kwargs)
+        allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {OperationType.SUBSCRIPTION}
+        result = None
+        if self.ready is not None and OperationType.QUERY in allowed:
+            result = await self.ready.execute(
+                query, variable_values, context_value, root_value, operation_name, operation_extensions
+            )
+        if result is None:
+            result = await super().execute(
+                query,
+                variable_values=variable_values,
+                context_value=context_value,
+                root_value=root_value,
+                operation_name=operation_name,
+                allowed_operation_types=allowed,
+                operation_extensions=operation_extensions,
+            )
         if result.errors:
-            context = kwargs.get("context_value", args[2] if len(args) > 2 else None)
-            db = getattr(context, "db", None)
+            db = getattr(context_value, "db", None)
             result.errors = with_codes(
-                result.errors, getattr(context, "request_id", "-"), getattr(db, "availability", None)
+                result.errors, getattr(context_value, "request_id", "-"), getattr(db, "availability", None)
             )
         return result
 
@@ -165,6 +194,7 @@ def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None)
         plan_cache_bytes=limits.cache_bytes,
         documents=documents,
         budget=budget,
+        rules=rules,
         query=Query,
         mutation=Mutation,
         subscription=LiveSubscription,

@@ -166,6 +166,13 @@ class Query:
             return False
         return all(len(params[name]) <= SMALL for name in self.lists if name in params)
 
+    def planned_once(self) -> bool:
+        """Whether one plan suits every run: no scan (Query.scan), so lookups by keys and pages walked along
+        an index of their order, whose best plan does not depend on the values. PostgreSQL otherwise plans
+        such a statement anew on every run: a list parameter (`= ANY($1)`) or a `LIMIT $n` is estimated
+        worse in a generic plan than in a run's own, though the plan is the same."""
+        return not self.scan
+
     def compiled(self, dialect: Dialect) -> Compiled:
         found = self._compiled.get(dialect.name)
         if found is None:

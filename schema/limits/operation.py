@@ -8,9 +8,10 @@ their inputs were bounded before they were built.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-from graphql import DocumentNode, ExecutionResult, GraphQLError, OperationDefinitionNode
+from graphql import DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema, OperationDefinitionNode
 from strawberry.extensions import SchemaExtension
 
 from datasources.errors import InvalidInput
@@ -39,20 +40,32 @@ class OperationLimits(SchemaExtension):
         context, document = execution.context, execution.graphql_document
         if document is None or not getattr(context, "client_document", False):
             return None
-        operation = _operation(document, execution.operation_name)
+        operation = operation_named(document, execution.operation_name)
         if operation is None:
             return None
-        schema, sent = execution.schema._schema, execution.variables or {}
-        limits: RequestLimits = getattr(context, "limits", RequestLimits())
-        try:
-            InputCheck(schema, limits, document, OperationVariables(schema, operation, sent)).operation(operation)
-        except InvalidInput as invalid:
-            return GraphQLError(invalid.message, original_error=invalid)  # its code and field: schema/errors.py
-        document_limits: DocumentLimits = getattr(context, "document_limits", DocumentLimits())
-        return self.budget.refusal(schema, document_limits, document, operation, sent)
+        return refusal(self.budget, execution.schema._schema, context, document, operation, execution.variables)
 
 
-def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
+def refusal(
+    budget: CostBudget,
+    schema: GraphQLSchema,
+    context: object,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Mapping[str, Any] | None,
+) -> GraphQLError | None:
+    """The error that refuses a client's operation (its inputs, then its cost), None when it may run."""
+    sent = variables or {}
+    limits: RequestLimits = getattr(context, "limits", RequestLimits())
+    try:
+        InputCheck(schema, limits, document, OperationVariables(schema, operation, sent)).operation(operation)
+    except InvalidInput as invalid:
+        return GraphQLError(invalid.message, original_error=invalid)  # its code and field: schema/errors.py
+    document_limits: DocumentLimits = getattr(context, "document_limits", DocumentLimits())
+    return budget.refusal(schema, document_limits, document, operation, sent)
+
+
+def operation_named(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if name is None:
         return operations[0] if len(operations) == 1 else None

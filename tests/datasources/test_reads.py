@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import bindparam, literal_column, select, table
+from sqlalchemy import bindparam, func, literal_column, select, table
 
 from datasources.database import Database
 from datasources.errors import InvalidInput
@@ -145,3 +145,26 @@ async def test_small_reads_run_at_once_and_scans_in_a_thread(
     many = db.reads.rows(ARTICLES, ids=list(range(1, SMALL + 2)))  # a list past SMALL
     assert [len(rows) for rows in await asyncio.gather(db.reads.rows(scan), many)] == [2, 2]
     assert handed_off == [2]  # both in one hand-off
+
+
+PLAN_MODE = select(func.current_setting("plan_cache_mode"))
+
+
+def test_lookups_and_pages_are_planned_once_and_scans_per_run() -> None:
+    assert ARTICLES.planned_once()
+    assert Query(PLAN_MODE.limit(bindparam("limit"))).planned_once()
+    assert Query(PLAN_MODE, scan=True).planned_once() is False
+
+
+@pytest.mark.skipif(databases.backend() != "postgresql", reason="PostgreSQL's plan cache")
+async def test_lookups_and_pages_keep_a_generic_plan_on_postgresql(db: Database) -> None:
+    # Asked in one turn: each kind goes to connections of its own.
+    lookup = db.reads.rows(Query(PLAN_MODE))
+    page = db.reads.rows(Query(PLAN_MODE.limit(bindparam("limit"))), limit=1)
+    scan = db.reads.rows(Query(PLAN_MODE, scan=True))
+
+    assert [(await lookup)[0][0], (await page)[0][0], (await scan)[0][0]] == [
+        "force_generic_plan",
+        "force_generic_plan",
+        "auto",
+    ]

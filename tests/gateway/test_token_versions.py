@@ -337,6 +337,39 @@ async def test_a_removed_users_token_is_refused_within_the_check_time(
     assert graphql.status_code == 401
 
 
+async def test_a_remembered_token_of_a_ready_query_is_refused_after_its_users_rotation(
+    client: httpx.AsyncClient, db: Database, factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fastest path there is: the token decoded once and remembered (gateway/auth/tokens.py), the document
+    # validated once and run without Strawberry's extensions (schema/ready.py). The user's version still
+    # decides, per request.
+    await factory.reference_data()
+    await add(db, "shop")
+    headers = await token(client, "shop")
+    decodes = [0]
+    decode = TokenIssuer._decode
+
+    def counted(self: TokenIssuer, text: str) -> Any:
+        decodes[0] += 1
+        return decode(self, text)
+
+    monkeypatch.setattr(TokenIssuer, "_decode", counted)
+    query = {"query": "{ __typename }"}
+    for _ in range(3):
+        assert (await client.post("/graphql", json=query, headers=headers)).status_code == 200
+    assert decodes == [1]
+
+    await rotate(db, "shop")
+
+    started = time.monotonic()
+    while (answer := await client.post("/graphql", json=query, headers=headers)).status_code == 200:
+        assert time.monotonic() - started <= TTL + 0.5, "still accepted"
+        await asyncio.sleep(0.05)
+    assert answer.status_code == 401
+    assert answer.json()["error"] == "invalid_token"
+    assert decodes == [1]  # refused for its version, though still remembered as a valid signature
+
+
 async def test_the_version_read_counts_in_no_requests_statements(
     client: httpx.AsyncClient, db: Database, factory: Factory
 ) -> None:

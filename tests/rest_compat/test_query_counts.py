@@ -136,6 +136,31 @@ async def test_graphql_article_page_statements_do_not_grow_with_the_page(
     assert counts == [8, 8, 8]
 
 
+FRONTEND_ARTICLE = "number designation group prices { minQuantity amount }"
+
+
+@pytest.mark.parametrize(
+    ("query", "statements"),
+    [
+        ("{ __typename }", 0),
+        # The view, the article, its packaging units, its prices: the same four for one article or a page.
+        (f'{{ article(number: "Q-001") {{ {FRONTEND_ARTICLE} }} }}', 4),
+        (f"{{ articles(limit: 12, sort: [{{field: NUMBER}}]) {{ items {{ {FRONTEND_ARTICLE} }} }} }}", 4),
+    ],
+)
+async def test_graphql_frontend_queries_read_the_same_statements_on_every_request(
+    client: httpx.AsyncClient, many_articles: None, auth: dict[str, str], query: str, statements: int
+) -> None:
+    # bench/graphql_peer's queries: the first request of a document and its repeats, which run without
+    # Strawberry's extensions (schema/ready.py), read alike.
+    counts = []
+    for _ in range(3):
+        response = await client.post("/graphql", json={"query": query}, headers=auth)
+        assert "errors" not in response.json()
+        counts.append(statement_count(response))
+    assert counts == [statements] * 3
+
+
 # --- writes: a few statements per document, however many positions it has ---------------------------
 
 # One of each kind of position: plain, in a packaging unit with its own text and VisPosNr, discounted.
