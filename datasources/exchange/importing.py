@@ -145,8 +145,8 @@ async def _import(conn: AsyncConnection, entries: Iterable[Entry], options: Opti
     ids, now = Ids(), utcnow()
     iterator = iter(entries)
     # The next chunk is read and validated in a thread while this one's statements run: SQLite and asyncpg
-    # leave the GIL while the database works, so the two overlap (on 2 cores the import's Python took as long
-    # as its statements).
+    # leave the GIL while the database works, so the two overlap (reading and checking 10,000 records took
+    # some 8 s of CPU, about what their statements took). Two chunks at most are held.
     pending = asyncio.ensure_future(asyncio.to_thread(_read_and_validate, iterator, references, options.base))
     try:
         while validated := await pending:
