@@ -1,5 +1,6 @@
 """Writes a chunk of compared records: new articles inserted, changed parts of the others deleted and
-inserted again, each table in one executemany (bulk) statement; unchanged articles are not touched."""
+inserted again, each table's rows in a few multi-row statements (datasources/bulk.py); unchanged articles are not
+touched."""
 
 from __future__ import annotations
 
@@ -86,8 +87,12 @@ async def write_chunk(
         await insert_rows(conn, Article, [_article_row(change) for change in new])
     updated = [_article_row(change) for change in changes if not change.is_new and ROW in change.comparison.changed]
     if updated:
-        values: dict[str, Any] = {name: bindparam(name) for name in updated[0] if name != "id"}
-        await conn.execute(update(Article).where(Article.id == bindparam("b_id")).values(values), _rename_id(updated))
+        # Not the number (nor in the parameters, whose column names SQLAlchemy would SET too): the article was
+        # found by it, and a SET of it fires the search index's trigger (an FTS5 row deleted and written again, a
+        # flush of the index per article) and the sort keys' for nothing.
+        rows = [{name: value for name, value in row.items() if name != "number"} for row in _rename_id(updated)]
+        values: dict[str, Any] = {name: bindparam(name) for name in rows[0] if name != "b_id"}
+        await conn.execute(update(Article).where(Article.id == bindparam("b_id")).values(values), rows)
     for part, writer in _PART_WRITERS.items():
         touched = [change for change in changes if part in change.comparison.changed]
         if touched:
