@@ -6,8 +6,9 @@ measures, each kept by a loaded 2-core machine:
 - the event loop's time for one document: the server's own CPU time (its processes' in /proc) per document,
   sent one after the other; it does not grow when other processes take the cores, as wall time does;
 - /healthz meanwhile: asked over and over while two clients send the documents at once, its longest wait,
-  against the longest beside trivial documents sent the same way, with 100 ms to spare for each share of a
-  core the server did not get (wall time over the server's CPU time while the documents were sent).
+  against the longest beside trivial documents sent the same way, with the loop's time for a document of
+  each client and 100 ms to spare, for each share of a core the server did not get (wall time over the
+  server's CPU time while the documents were sent).
 
 Before: the 1,200-field document took 0.7-3 s of the loop for each (graphql-core's overlap rule compared every
 pair of its fields), and 29 walks of the schema ~2 s; /healthz waited as long."""
@@ -34,7 +35,9 @@ USERS = [("analyst", "an-analyst-secret", ["catalogue"])]
 SENDERS = 2  # clients sending the documents at once
 ROUNDS = 4  # documents each sends
 HEALTH_ALLOWANCE = 0.1  # seconds /healthz may wait beyond what it waited beside trivial documents
-LOOP_TIME = 0.05  # seconds of the server's CPU one document may take
+# Seconds of the server's CPU one document may take: a third of the least the stalls took (0.7 s), well
+# above what a slow machine needs (30-100 ms for the 1,200 fields; CPU time too varies with the machine).
+LOOP_TIME = 0.25
 MEASURED = 8  # documents whose CPU time is measured
 
 TRIVIAL = '{ article(number: "A-000004") { number } }'
@@ -150,7 +153,9 @@ def assert_no_stall(gateway: Gateway, document: str, check: Callable[[httpx.Resp
     assert loop_time < LOOP_TIME, f"{loop_time * 1000:.0f} ms of the server's CPU per document"
     for response in hostile.responses:
         check(response)
-    allowed = HEALTH_ALLOWANCE * hostile.starved + trivial.longest_health_wait
+    # /healthz may wait for a document of each sender (the loop runs each through at once), however fast the
+    # machine makes them, and HEALTH_ALLOWANCE more, for each share of a core the server did not get.
+    allowed = (SENDERS * loop_time + HEALTH_ALLOWANCE) * hostile.starved + trivial.longest_health_wait
     assert hostile.longest_health_wait < allowed, (hostile, trivial.longest_health_wait)
 
 
