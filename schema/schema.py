@@ -7,7 +7,7 @@ from contextlib import aclosing
 from typing import Any
 
 import strawberry
-from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, parse
+from graphql import GraphQLError, parse
 from strawberry.extensions import MaxTokensLimiter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.schema import DEFAULT_ALLOWED_OPERATION_TYPES, StrawberryGraphQLCoreExecutionContext
@@ -28,7 +28,7 @@ from schema.errors import with_codes
 from schema.execution import CompilingExecutor, PlanCache
 from schema.limits import DocumentLimits
 from schema.limits.budget import CostBudget
-from schema.limits.operation import OperationLimits
+from schema.limits.operation import OperationLimits, operation_named
 from schema.limits.rules import Rules, ValidationRules, validation_rules
 from schema.live.subscriptions import LiveSubscription
 from schema.logs.mutations import LogsMutation
@@ -152,7 +152,7 @@ class Schema(strawberry.Schema):
                 document = parse(text, max_tokens=limits.max_tokens)
         except GraphQLError:
             return False
-        operation = _operation_named(document, operation_name)
+        operation = operation_named(document, operation_name)
         if operation is None:
             return False
         sent = variables if isinstance(variables, dict) else {}
@@ -162,13 +162,6 @@ class Schema(strawberry.Schema):
         # Expected errors are answers, not incidents; with_codes logs the unexpected ones once,
         # with the request id.
         return
-
-
-def _operation_named(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    if name is None:
-        return operations[0] if len(operations) == 1 else None
-    return next((o for o in operations if o.name is not None and o.name.value == name), None)
 
 
 async def _coded(results: AsyncGenerator[Any, None], context: object) -> AsyncGenerator[Any, None]:
