@@ -1,9 +1,10 @@
-"""What the change positions' triggers (migration 0011) cost bulk writes: the demo load and 1,000 prices.
+"""What the change positions' triggers (migrations 0011-0014) cost bulk writes: the demo load and 1,000 prices.
 
     python -m bench change-stamps [--articles 20000] [--repeat 3] [--database-url postgresql+asyncpg://...]
                                   [--without notify]
 
-Per run, two throwaway databases are migrated alike; in one the triggers of 0011 are dropped (the baseline),
+Per run, two throwaway databases are migrated alike; in one the change positions' triggers are dropped (the
+baseline; the demo load's time includes folding SQLite's change log, datasources/catalogue/change_log.py),
 and with them 0012's NOTIFY on PostgreSQL. `--without notify` drops that one alone: its own cost.
 Each is filled with `gateway demo`'s load (datasources.demo.fill_demo, N articles), then 1,000 prices are
 changed twice: in one statement, and as 1,000 statements in one transaction (as an ERP writes them row by

@@ -27,6 +27,7 @@ from gateway import collector, errors, supervision
 from gateway.auth.token_endpoint import issue_token
 from gateway.auth.tokens import TokenIssuer
 from gateway.auth.versions import TokenVersions
+from gateway.change_folding import fold_periodically
 from gateway.change_retention import purge_periodically
 from gateway.dispatch import Dispatcher
 from gateway.graphql_view import GraphQLView
@@ -85,6 +86,8 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
             asyncio.create_task(_check_log_files(log_files)),
             asyncio.create_task(purge_periodically(db, settings.changes_retention)),
         ]
+        if db.engine.dialect.name == "sqlite":  # PostgreSQL's triggers keep no log
+            background.append(asyncio.create_task(fold_periodically(db)))
         if supervised:
             background.append(asyncio.create_task(supervision.end_with_supervisor()))
         hub = Hub(

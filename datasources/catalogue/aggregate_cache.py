@@ -23,8 +23,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
-from sqlalchemy import String, bindparam, exists, func, literal_column, select, text
+from sqlalchemy import String, bindparam, exists, literal_column, select, text
 
+from datasources.catalogue.change_log import GREATEST
 from datasources.models import ArticleChange
 from datasources.reads import Query, Reads
 
@@ -32,7 +33,7 @@ T = TypeVar("T")
 
 SIZE = 512  # questions kept per process
 
-_SQLITE_PROBE = Query(select(func.coalesce(func.max(ArticleChange.position), 0)))
+_SQLITE_PROBE = GREATEST  # the change log's greatest position (change_log.py)
 _SINCE = "CAST(CAST(:since AS text) AS pg_snapshot)"
 _NOT_SEEN = text(
     f"article_change.transaction_id >= CAST(CAST(pg_snapshot_xmin({_SINCE}) AS text) AS bigint) "

@@ -15,6 +15,7 @@ from sqlalchemy import BindParameter, ColumnElement, Integer, Select, String, bi
 from sqlalchemy.orm import aliased
 
 from datasources import phkeys
+from datasources.catalogue.change_log import position_of
 from datasources.catalogue.filters import ArticleFilter as ArticleFilter  # the list's filter, where it always was
 from datasources.catalogue.filters import FilterShape, condition_values, conditions
 from datasources.catalogue.ordering import DEFAULT_SORT, Sort, listed, with_sort_keys
@@ -62,7 +63,7 @@ def _select_articles(designation: ColumnElement[Any] | Any) -> Select[*tuple[Any
         weight=Article.weight,
         modified_at=Article.modified_at,
         designation=designation,
-        change_position=ArticleChange.position,
+        change_position=position_of(),
     )
     return (
         select(*columns)

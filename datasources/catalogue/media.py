@@ -10,6 +10,7 @@ from sqlalchemy import and_, bindparam, func, select
 
 from datasources import phkeys
 from datasources.catalogue.articles import is_exposed
+from datasources.catalogue.change_log import position_of
 from datasources.catalogue.records import MediaFile, MediaRecord
 from datasources.catalogue.versions import media_digest
 from datasources.errors import NotFound
@@ -64,7 +65,7 @@ _MEDIA_FILE = Query(
         Media.text,
         Media.text_format,
         Media.article_id,
-        ArticleChange.position,  # its version's (versions.py), read with it
+        position_of(),  # its version's (versions.py), read with it
     )
     .join(Article, Article.id == Media.article_id)
     .outerjoin(ArticleChange, ArticleChange.article_id == Media.article_id)

@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, String, bindparam, select
 
 from datasources.catalogue.articles import ArticleQuery, PageShape, is_exposed, page_values, paged
+from datasources.catalogue.change_log import position_of
 from datasources.catalogue.filters import conditions
 from datasources.catalogue.ordering import in_order, walk
 from datasources.catalogue.records import ArticleRecord
@@ -82,9 +83,7 @@ def _view_columns(customer: bool) -> list[ColumnElement[Any]]:
 
 
 def _positions(*view: ColumnElement[Any]) -> Any:
-    return select(Article.id, ArticleChange.position, *view).outerjoin(
-        ArticleChange, ArticleChange.article_id == Article.id
-    )
+    return select(Article.id, position_of(), *view).outerjoin(ArticleChange, ArticleChange.article_id == Article.id)
 
 
 def _walk(shape: PageShape, customer: bool) -> Select[*tuple[Any, ...]]:
@@ -107,7 +106,7 @@ def _page_versions(shape: PageShape, customer: bool, with_view: bool) -> Query:
     its offset passes cost nothing else."""
     page = _walk(shape, customer).subquery("page")
     stmt = (
-        select(page.c.id, ArticleChange.position, *(_view_columns(customer) if with_view else ()))
+        select(page.c.id, position_of(), *(_view_columns(customer) if with_view else ()))
         .outerjoin(ArticleChange, ArticleChange.article_id == page.c.id)
         .order_by(*in_order(page, shape.sort))
     )
@@ -162,7 +161,7 @@ async def article_version(reads: Reads, number: str, asked: ViewRequest) -> str 
 
 
 _MEDIA_VERSION = Query(
-    select(Media.article_id, ArticleChange.position)
+    select(Media.article_id, position_of())
     .join(Article, Article.id == Media.article_id)
     .outerjoin(ArticleChange, ArticleChange.article_id == Media.article_id)
     .where(Media.id == bindparam("id"), is_exposed())

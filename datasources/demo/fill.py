@@ -9,6 +9,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from datasources.bulk import insert_rows
+from datasources.catalogue.change_log import fold_all
 from datasources.demo.catalogue import add_article
 from datasources.demo.customers import FIRST_CUSTOMER_NUMBER, add_customers
 from datasources.demo.reference import add_reference_data
@@ -53,6 +54,7 @@ async def fill_demo(
             if progress is not None:
                 progress(stop - start)
         await advance_id_sequences(conn)
+        await fold_all(conn)
     await analyze(engine)  # after the commit: the statistics describe the data the load wrote
     return True
 

@@ -23,6 +23,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from datasources import phkeys
+from datasources.catalogue.change_log import fold_all
 from datasources.clock import utcnow
 from datasources.database import Database
 from datasources.exchange.comparison import Comparison, compare
@@ -87,6 +88,7 @@ async def import_entries(engine: AsyncEngine, entries: Iterable[Entry], options:
             if report.rejected and not options.partial:
                 raise _RolledBack
             await advance_id_sequences(conn)
+            await fold_all(conn)
     except _RolledBack:
         return report
     report.committed = True
@@ -110,6 +112,7 @@ async def upsert_records(db: Database, records: Sequence[Any], options: Options)
         if options.dry_run or (report.rejected and not options.partial):
             raise _RolledBack
         await advance_id_sequences(conn)
+        await fold_all(conn)
 
     try:
         await db.write(work)

@@ -1,5 +1,5 @@
 from datasources.models import article_search  # its indexes belong to the metadata
-from datasources.models.article_change import ArticleChange, ArticleEventState
+from datasources.models.article_change import ArticleChange, ArticleChangeLog, ArticleEventState
 from datasources.models.article_order import ArticleListing, ArticleSortKey, ArticleSortLanguage
 from datasources.models.base import Base
 from datasources.models.catalogue import (
@@ -35,6 +35,7 @@ __all__ = [
     "Article",
     "ArticleAttribute",
     "ArticleChange",
+    "ArticleChangeLog",
     "ArticleDesignation",
     "ArticleEventState",
     "ArticleListing",

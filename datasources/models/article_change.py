@@ -4,10 +4,11 @@ demo, the ERP on its own connection). The change feed, the ETags and `REST_Artik
 
 One row per article the shop saw exposed: `position` moves forward on every change of what its answer holds,
 `removed` says the article was deleted or is no longer exposed (a tombstone, kept for
-GATEWAY_CHANGES_RETENTION). An article never exposed has no row. The articles one statement changes share
-a position (a tax code's new rate moves every article with it at once).
+GATEWAY_CHANGES_RETENTION). An article never exposed has no row. On PostgreSQL the articles one statement
+changes share a position (a tax code's new rate moves every article with it at once).
 
-Positions come from the SQLite write lock (the greatest one plus one: writers follow one another) or a
+Positions come from SQLite's change log (`ArticleChangeLog`: its rowid, taken under the write lock, writers
+follow one another; a row's position there is read with the log's, datasources/catalogue/change_log.py) or a
 PostgreSQL sequence. On PostgreSQL positions are not taken in commit order, so each row also holds the
 transaction that wrote it (`transaction_id`, an xid8): a reader bounds what it returns by snapshots, never
 by a position alone (datasources/catalogue/changes.py).
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import BigInteger, Boolean, Index, String
+from sqlalchemy import BigInteger, Boolean, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from datasources.models.base import Base
@@ -37,6 +38,17 @@ class ArticleChange(Base):
         Index("ix_article_change_position", "position", "article_id"),
         Index("ix_article_change_transaction", "transaction_id"),
     )
+
+
+class ArticleChangeLog(Base):
+    """SQLite: a change of an article's position not yet folded into its row (datasources/catalogue/change_log.py,
+    migration 0014); `seq` is the position, the rowid, taken in commit order. No index: appending a row is all
+    a trigger per row can afford in a bulk update. Empty on PostgreSQL, whose triggers run per statement."""
+
+    __tablename__ = "article_change_log"
+    # INTEGER PRIMARY KEY on SQLite: the rowid itself, one more than the greatest (the fold keeps that row).
+    seq: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True)
+    article_id: Mapped[int | None] = mapped_column()  # NULL: a position taken for no article's move
 
 
 class ArticleEventState(Base):

@@ -17,6 +17,7 @@ from datasources.database import Database, Timeouts, create_database
 from datasources.demo import fill_demo
 from datasources.models import Article, ArticleAttribute, ArticleDesignation
 from datasources.planner import analyze
+from gateway.change_folding import fold_once
 from tests import plans
 from tests.plans import plan, sql
 
@@ -28,8 +29,11 @@ ORDER_INDEXES = ("ix_article_listing_", "ix_article_sort_key_")
 
 
 def sorts_the_catalogue(db: Database, shown: str) -> bool:
-    """SQLite: a temporary B-tree for (part of) the ORDER BY; PostgreSQL: a Sort node (incremental or not)."""
-    return "Sort" in shown if db.engine.dialect.name == "postgresql" else "TEMP B-TREE" in shown
+    """SQLite: a temporary B-tree for (part of) the ORDER BY (not the change log's GROUP BY,
+    datasources/catalogue/change_log.py); PostgreSQL: a Sort node (incremental or not)."""
+    if db.engine.dialect.name == "postgresql":
+        return "Sort" in shown
+    return any("TEMP B-TREE" in line and "ORDER BY" in line for line in shown.splitlines())
 
 
 @pytest.fixture
@@ -94,6 +98,9 @@ async def add_articles(db: Database, first: int, count: int, exposed_every: int 
     bulk = create_database(db.engine.url.render_as_string(hide_password=False), timeouts=Timeouts(statement=600))
     try:
         await _insert(bulk, ids, count, exposed_every)
+        # As a serving gateway does within half a second of a bulk write (gateway/change_folding.py): until
+        # then SQLite's reads scan the change log's tail, whose size is the write's, not the catalogue's.
+        await fold_once(bulk)
     finally:
         await bulk.dispose()
     await analyze(db.engine)
