@@ -8,10 +8,11 @@ true: each request asks once, in one indexed statement, whether any article chan
 were made; when one did, every kept count is dropped. Whoever writes (the gateway, an import, the ERP on its
 own connection) moves the stamps, so a kept count is never stale past the request that sees the change.
 
-The question "changed since?" is the change feed's (changes.py): on SQLite the greatest position moved; on
-PostgreSQL a change committed that the snapshot taken at the last check did not see (positions are not taken
-in commit order there). The snapshot is taken before the counts it covers are made: a change committed
-meanwhile is both counted and seen as new at the next check, which recounts: never the other way round.
+The question "changed since?" is the change feed's (changes.py): on SQLite the greatest position of a change
+the shop sees moved; on PostgreSQL a change committed that the snapshot taken at the last check did not see
+(positions are not taken in commit order there). The snapshot is taken before the counts it covers are made:
+a change committed meanwhile is both counted and seen as new at the next check, which recounts: never the
+other way round.
 
 Each process keeps its own (N gateways, N caches, each checked against the same stamps), bounded in entries.
 """
@@ -25,7 +26,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import String, bindparam, exists, literal_column, select, text
 
-from datasources.catalogue.change_log import GREATEST
+from datasources.catalogue.change_log import SEEN
 from datasources.models import ArticleChange
 from datasources.reads import Query, Reads
 
@@ -33,7 +34,7 @@ T = TypeVar("T")
 
 SIZE = 512  # questions kept per process
 
-_SQLITE_PROBE = GREATEST  # the change log's greatest position (change_log.py)
+_SQLITE_PROBE = SEEN  # the greatest position of a change the shop sees (change_log.py)
 _SINCE = "CAST(CAST(:since AS text) AS pg_snapshot)"
 _NOT_SEEN = text(
     f"article_change.transaction_id >= CAST(CAST(pg_snapshot_xmin({_SINCE}) AS text) AS bigint) "

@@ -72,6 +72,23 @@ def position_of(changes: Any = ArticleChange) -> ColumnElement[int]:
 
 # SQLite's greatest position: the log keeps its greatest row, and every position is taken from it.
 GREATEST = Query(select(func.coalesce(func.max(ArticleChangeLog.seq), 0)))
+# The greatest position of a change the shop sees: of a row, or of the log for an article with a row that is
+# not a tombstone. A change of an article never exposed moves the log's greatest, not this (the kept
+# aggregates' probe: such changes must not drop their answers). The log's part is its tail, folded soon.
+_KNOWN_LOGGED = (
+    select(func.max(ArticleChangeLog.seq))
+    .join(ArticleChange, ArticleChange.article_id == ArticleChangeLog.article_id)
+    .where(ArticleChange.removed.is_(False))
+    .scalar_subquery()
+)
+SEEN = Query(
+    select(
+        func.max(
+            func.coalesce(select(func.max(ArticleChange.position)).scalar_subquery(), 0),
+            func.coalesce(_KNOWN_LOGGED, 0),
+        )
+    )
+)
 
 _UPTO = bindparam("upto", type_=BigInteger())
 _TAIL = select(func.min(ArticleChangeLog.seq), func.max(ArticleChangeLog.seq))

@@ -82,6 +82,19 @@ async def test_asked_again_they_cost_one_statement_until_the_erp_writes(
     assert (await ask(client, auth, FACETS))[0]["articleFacets"]["total"] == priced["articleFacets"]["total"] - 1
 
 
+async def test_a_write_of_an_article_the_shop_does_not_see_keeps_them(
+    client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, database_url: str
+) -> None:
+    """On SQLite the hidden article's price is appended to the change log (change_log.py) all the same: the
+    check reads the positions of the articles the shop sees, not the log's greatest."""
+    first, counted = await ask(client, auth, FACETS)
+    await erp(database_url, f"UPDATE price SET amount = amount + 1 WHERE article_id = {catalogue.hidden.id}")
+    again, checked = await ask(client, auth, FACETS)
+    assert (again, checked) == (first, 2)
+    await erp(database_url, f"UPDATE price SET amount = amount + 1 WHERE article_id = {catalogue.hammer.id}")
+    assert (await ask(client, auth, FACETS))[1] == counted
+
+
 async def test_a_count_two_fields_ask_for_is_made_once(
     client: httpx.AsyncClient, auth: dict[str, str], catalogue: Catalogue, database_url: str
 ) -> None:
