@@ -90,14 +90,18 @@ _BY_NUMBER_IN_GERMAN = _by_number(GERMAN)
 _BY_NUMBER_IN = _by_number(bindparam("language", type_=String()))
 
 
+def by_number_query(language: str | None) -> Query:
+    """article_by_number's statement for `language`; its parameters: `number`, and `language` unless that is
+    None or German."""
+    if language is None:
+        return _BY_NUMBER
+    return _BY_NUMBER_IN_GERMAN if language == GERMAN else _BY_NUMBER_IN
+
+
 async def article_by_number(reads: Reads, number: str, language: str | None = None) -> ArticleRecord | None:
     """The exposed article `number`; with `language` (the output language), its designation read with it."""
-    if language is None:
-        rows = await reads.rows(_BY_NUMBER, number=number)
-    elif language == GERMAN:
-        rows = await reads.rows(_BY_NUMBER_IN_GERMAN, number=number)
-    else:
-        rows = await reads.rows(_BY_NUMBER_IN, number=number, language=language)
+    given = {} if language is None or language == GERMAN else {"language": language}
+    rows = await reads.rows(by_number_query(language), number=number, **given)
     return _record(rows[0]) if rows else None
 
 

@@ -18,7 +18,7 @@ from datasources.reads import Query, Reads, record_columns, values_in
 PriceKey = tuple[int, str | None]  # (article id, packaging unit or None for the base unit)
 
 
-class _PriceRow(NamedTuple):
+class PriceRow(NamedTuple):
     article_id: int
     price_list_id: int
     packaging_unit: str | None
@@ -29,27 +29,28 @@ class _PriceRow(NamedTuple):
     price_kind: str
 
 
+# A price row's columns (over price joined with its price list), in PriceRow's order.
+PRICE_COLUMNS = record_columns(
+    PriceRow,
+    article_id=Price.article_id,
+    price_list_id=Price.price_list_id,
+    packaging_unit=Price.packaging_unit,
+    price_range=Price.price_range,
+    min_quantity=Price.min_quantity,
+    amount=Price.amount,
+    modified_at=Price.modified_at,
+    price_kind=PriceList.price_kind,
+)
+
 _PRICES = Query(
-    select(
-        *record_columns(
-            _PriceRow,
-            article_id=Price.article_id,
-            price_list_id=Price.price_list_id,
-            packaging_unit=Price.packaging_unit,
-            price_range=Price.price_range,
-            min_quantity=Price.min_quantity,
-            amount=Price.amount,
-            modified_at=Price.modified_at,
-            price_kind=PriceList.price_kind,
-        )
-    )
+    select(*PRICE_COLUMNS)
     .join(PriceList, PriceList.id == Price.price_list_id)
     .where(
         values_in(Price.article_id, "ids"),
         Price.currency == bindparam("currency"),
         values_in(Price.price_list_id, "price_lists"),
     ),
-    record=_PriceRow,
+    record=PriceRow,
 )
 
 
@@ -59,14 +60,14 @@ async def prices_by_article(
     if not view.price_list_ids:
         return {}
     rows = await reads.rows(_PRICES, ids=article_ids, currency=view.currency, price_lists=view.price_list_ids)
-    return _choose_tiers(map(_PriceRow._make, rows), view.price_list_ids)
+    return choose_tiers(map(PriceRow._make, rows), view.price_list_ids)
 
 
-def _choose_tiers(rows: Iterable[_PriceRow], chain: Sequence[int]) -> dict[PriceKey, list[PriceTier]]:
+def choose_tiers(rows: Iterable[PriceRow], chain: Sequence[int]) -> dict[PriceKey, list[PriceTier]]:
     """Per article and unit, the tiers of the first list of `chain` that has rows for it (one pass: a page
     has thousands of keys)."""
     rank = {list_id: position for position, list_id in enumerate(chain)}
-    chosen: dict[PriceKey, tuple[int, list[_PriceRow]]] = {}
+    chosen: dict[PriceKey, tuple[int, list[PriceRow]]] = {}
     for row in rows:
         key = (row.article_id, row.packaging_unit)
         position = rank[row.price_list_id]
@@ -78,11 +79,11 @@ def _choose_tiers(rows: Iterable[_PriceRow], chain: Sequence[int]) -> dict[Price
     return {key: _tiers(list_rows) for key, (_, list_rows) in chosen.items()}
 
 
-def _tier_order(row: _PriceRow) -> tuple[str, Decimal]:
+def _tier_order(row: PriceRow) -> tuple[str, Decimal]:
     return (row.price_range or "", row.min_quantity)
 
 
-def _tiers(rows: list[_PriceRow]) -> list[PriceTier]:
+def _tiers(rows: list[PriceRow]) -> list[PriceTier]:
     if len(rows) > 1:
         rows = sorted(rows, key=_tier_order)
     last = len(rows) - 1

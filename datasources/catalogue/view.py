@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import bindparam, select, true
+from sqlalchemy import Select, bindparam, select, true
 
 from datasources import iso
 from datasources.errors import NotFound
@@ -63,19 +64,33 @@ class ViewRequest:
 LEADING = select(Currency.code).where(Currency.is_leading).scalar_subquery()
 
 
-def _view_query(customer: bool) -> Query:
+def view_statement(customer: bool) -> Select[Any]:
+    """The view's rows: (leading, list_id, list_type, is_default), with a customer (the parameter `customer`)
+    its (customer_number, customer_language, customer_list_type) after them; ordered by list."""
     view = select(LEADING.label("leading")).subquery("view")
-    columns = [view.c.leading, PriceList.id, PriceList.list_type, PriceList.is_default]
+    columns = [
+        view.c.leading,
+        PriceList.id.label("list_id"),
+        PriceList.list_type.label("list_type"),
+        PriceList.is_default.label("is_default"),
+    ]
     stmt = select(*columns).select_from(view)
     if customer:
-        stmt = stmt.add_columns(Customer.number, Customer.language, Customer.price_list_type).outerjoin(
-            Customer, Customer.number == bindparam("number")
-        )
-    return Query(stmt.outerjoin(PriceList, true()).order_by(PriceList.id))
+        stmt = stmt.add_columns(
+            Customer.number.label("customer_number"),
+            Customer.language.label("customer_language"),
+            Customer.price_list_type.label("customer_list_type"),
+        ).outerjoin(Customer, Customer.number == bindparam("customer"))
+    return stmt.outerjoin(PriceList, true()).order_by(PriceList.id)
 
 
-_VIEW = _view_query(customer=False)
-_CUSTOMER_VIEW = _view_query(customer=True)
+def view_columns(customer: bool) -> int:
+    """How many columns view_statement(customer) has."""
+    return 7 if customer else 4
+
+
+_VIEW = Query(view_statement(customer=False))
+_CUSTOMER_VIEW = Query(view_statement(customer=True))
 
 
 def output_language(language: str | None) -> str:
@@ -96,11 +111,13 @@ async def resolve_view(
 
 async def resolve_asked(reads: Reads, asked: ViewRequest) -> CatalogueView:
     if asked.customer_number is None:
-        rows = await reads.rows(_VIEW)
-        customer = None
-    else:
-        rows = await reads.rows(_CUSTOMER_VIEW, number=asked.customer_number)
-        customer = rows[0][4:7]
+        return view_of(asked, await reads.rows(_VIEW))
+    return view_of(asked, await reads.rows(_CUSTOMER_VIEW, customer=asked.customer_number))
+
+
+def view_of(asked: ViewRequest, rows: Sequence[Row]) -> CatalogueView:
+    """The view from view_statement's rows (at least one; further columns after them are ignored)."""
+    customer = rows[0][4:7] if asked.customer_number is not None else None
     language, code, list_type = asked.key(rows[0][0], customer)
     lists = [row[1:4] for row in rows if row[1] is not None]
     return CatalogueView(language, code, _price_list_chain(lists, list_type), list_type)

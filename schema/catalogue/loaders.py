@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from typing import Generic, TypeVar
 
-from datasources.catalogue import details, media, price_tiers, stock
+from datasources.catalogue import details, media, stock, unit_prices
 from datasources.catalogue.details import ArticlePackaging
 from datasources.catalogue.records import (
     AttributeRecord,
@@ -17,10 +17,10 @@ from datasources.catalogue.records import (
 )
 from datasources.catalogue.view import CatalogueView
 from datasources.database import Database
-from datasources.reads import Reads
 from schema.loaders import BatchLoader
 
 V = TypeVar("V")
+PricesByUnit = dict[str | None, list[PriceTier]]  # an article's chosen tiers per packaging unit (None: the base unit)
 P = TypeVar("P", bound=Hashable)
 
 
@@ -38,29 +38,37 @@ class ByArticleIdAndParamLoader(BatchLoader[tuple[int, P], V], Generic[P, V]):
             ids_by_param[param].append(article_id)
         found: dict[tuple[int, P], V] = {}
         for param, ids in ids_by_param.items():
-            for article_id, value in (await type(self).fetch(self.db.reads, ids, param)).items():
+            for article_id, value in (await self._fetch_with(ids, param)).items():
                 found[(article_id, param)] = value
         return found
 
-
-async def _prices_by_unit(
-    reads: Reads, ids: Sequence[int], view: CatalogueView
-) -> dict[int, dict[str | None, list[PriceTier]]]:
-    by_unit: dict[int, dict[str | None, list[PriceTier]]] = defaultdict(dict)
-    for (article_id, unit), tiers in (await price_tiers.prices_by_article(reads, ids, view)).items():
-        by_unit[article_id][unit] = tiers
-    return by_unit
+    async def _fetch_with(self, ids: Sequence[int], param: P) -> dict[int, V]:
+        return await type(self).fetch(self.db.reads, ids, param)
 
 
 class DesignationByArticleIdLoader(ByArticleIdAndParamLoader[str, str | None]):
     fetch = staticmethod(details.designations)
 
 
-class PricesByArticleIdLoader(ByArticleIdAndParamLoader[CatalogueView, dict[str | None, list[PriceTier]]]):
-    """Chosen price tiers per packaging unit (None: the base unit) for the request's view."""
+class PricesByArticleIdLoader(ByArticleIdAndParamLoader[CatalogueView, PricesByUnit]):
+    """Chosen price tiers per packaging unit (None: the base unit) for the request's view. Read with the
+    articles' packaging units (unit_prices.py), which answer `packaging` for the articles it was not asked
+    for yet: whoever reads prices needs them too (an article's prices are its units' when it has any)."""
 
-    fetch = staticmethod(_prices_by_unit)
     missing = dict
+
+    def __init__(self, db: Database, packaging: PackagingByArticleIdLoader) -> None:
+        super().__init__(db)
+        self._packaging = packaging
+
+    async def _fetch_with(self, ids: Sequence[int], view: CatalogueView) -> dict[int, PricesByUnit]:
+        packaging, prices = await unit_prices.units_and_prices(self.db.reads, ids, view)
+        for article_id, found in packaging.items():
+            self._packaging.prime(article_id, found)  # not when asked already: that answer is on its way
+        by_unit: dict[int, PricesByUnit] = defaultdict(dict)
+        for (article_id, unit), tiers in prices.items():
+            by_unit[article_id][unit] = tiers
+        return by_unit
 
 
 class AttributesByArticleIdLoader(ByArticleIdLoader[list[AttributeRecord]]):
@@ -93,9 +101,9 @@ class CatalogueLoaders:
 
     def __init__(self, db: Database) -> None:
         self.designation = DesignationByArticleIdLoader(db)
-        self.prices = PricesByArticleIdLoader(db)
-        self.attributes = AttributesByArticleIdLoader(db)
         self.packaging = PackagingByArticleIdLoader(db)
+        self.prices = PricesByArticleIdLoader(db, self.packaging)
+        self.attributes = AttributesByArticleIdLoader(db)
         self.stock = StockByArticleIdLoader(db)
         self.declarations = DeclarationsByArticleIdLoader(db)
         self.media = MediaByArticleIdLoader(db)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 from typing import Annotated
 
 import strawberry
 
-from datasources.catalogue import articles, media, ordering
+from datasources.catalogue import article_view, articles, media, ordering
 from datasources.catalogue.articles import ArticleQuery
 from datasources.catalogue.list_price import PriceView
 from datasources.catalogue.records import ArticleRecord
-from datasources.catalogue.view import CatalogueView, output_language, resolve_view
+from datasources.catalogue.view import CatalogueView, ViewRequest, output_language, resolve_view
 from datasources.errors import InvalidInput
 from schema.catalogue.inputs import ArticleFilterInput, ArticleSortInput
 from schema.catalogue.types import Article, ArticlePage, MediaContent
@@ -166,14 +165,11 @@ class CatalogueQuery:
         customer_number: Annotated[str | None, strawberry.argument(description=CUSTOMER)] = None,
     ) -> Article | None:
         customer_allowed(info, customer_number)
-        reads = info.context.db.reads
-        # The article (with its designation, unless a customer's language decides) and the view, asked for
-        # together: one batch (datasources/reads).
-        known_language = output_language(language) if customer_number is None else None
-        record, view = await asyncio.gather(
-            articles.article_by_number(reads, number, known_language),
-            resolve_view(reads, language=language, currency=currency, customer_number=customer_number),
-        )
+        asked = ViewRequest.of(language, currency, customer_number)
+        # The article (with its designation, unless a customer's language decides) and the view, in one
+        # statement (datasources/catalogue/article_view.py).
+        known_language = asked.language if customer_number is None else None
+        record, view = await article_view.article_with_view(info.context.db.reads, number, asked, known_language)
         if record is None:
             return None
         prime_designations(info, (record,), view.language)

@@ -268,10 +268,10 @@ async def _packaging_units(articles: Sequence[Article], context: Context) -> lis
 
 async def _prices(articles: Sequence[Article], context: Context) -> list[list[Price] | None]:
     loaders = context.catalogue
-    # Both asked for before either is awaited, so the units' prices of the whole page come in the same batch.
-    packaging_of = loaders.packaging.load_many([a.record.id for a in articles])
-    prices_of = loaders.prices.load_many([(a.record.id, a.view) for a in articles])
-    packaging, by_units = await packaging_of, await prices_of
+    # The prices first: their statement reads the packaging units too, and answers `packaging` with them
+    # unless another field asked for it already (schema/catalogue/loaders.py).
+    by_units = await loaders.prices.load_many([(a.record.id, a.view) for a in articles])
+    packaging = await loaders.packaging.load_many([a.record.id for a in articles])
     return [
         None if p.has_units else _price_list(a.record.number, by_unit.get(None))
         for a, p, by_unit in zip(articles, packaging, by_units, strict=True)

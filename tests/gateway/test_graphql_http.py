@@ -10,7 +10,7 @@ import httpx
 import pytest
 from sqlalchemy import exc
 
-from datasources.catalogue import articles
+from datasources.catalogue import article_view
 from tests.catalogue_data import Catalogue
 
 GQL = "application/graphql-response+json"
@@ -182,7 +182,7 @@ async def test_a_database_outage_is_503_with_retry_after(
     async def away(*args: object) -> None:
         raise exc.TimeoutError("QueuePool limit reached")
 
-    monkeypatch.setattr(articles, "article_by_number", away)
+    monkeypatch.setattr(article_view, "article_with_view", away)
     response = await post(client, auth, "application/json", query='{ article(number: "A-100") { number } }')
 
     assert response.status_code == 503

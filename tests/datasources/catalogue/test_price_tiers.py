@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from datasources.catalogue.price_tiers import _choose_tiers, _PriceRow
+from datasources.catalogue.price_tiers import PriceRow, choose_tiers
 from datasources.catalogue.records import PriceTier
 
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -14,8 +14,8 @@ CUSTOMER, DEFAULT = 7, 1
 
 def row(
     article: int, price_list: int, minimum: str, amount: str, unit: str | None = None, band: str | None = None
-) -> _PriceRow:
-    return _PriceRow(article, price_list, unit, band, Decimal(minimum), Decimal(amount), WHEN, "N")
+) -> PriceRow:
+    return PriceRow(article, price_list, unit, band, Decimal(minimum), Decimal(amount), WHEN, "N")
 
 
 def tier(minimum: str, upper: str | None, amount: str, unit: str | None = None, band: str | None = None) -> PriceTier:
@@ -31,7 +31,7 @@ def test_the_first_list_of_the_chain_wins_whatever_the_rows_order_and_lists_are_
         row(2, DEFAULT, "1", "20"),
         row(1, CUSTOMER, "1", "8.5"),
     ]
-    assert _choose_tiers(rows, [CUSTOMER, DEFAULT]) == {
+    assert choose_tiers(rows, [CUSTOMER, DEFAULT]) == {
         (1, None): [tier("1", "5", "8.5"), tier("5", None, "8")],
         (2, None): [tier("1", None, "20")],  # no customer prices: the default list's
     }
@@ -44,7 +44,7 @@ def test_tiers_run_to_the_next_tier_of_their_range_and_units_are_chosen_apart() 
         row(1, DEFAULT, "1", "10"),
         row(1, CUSTOMER, "1", "50", unit="KART"),
     ]
-    assert _choose_tiers(rows, [CUSTOMER, DEFAULT]) == {
+    assert choose_tiers(rows, [CUSTOMER, DEFAULT]) == {
         (1, None): [tier("1", None, "10"), tier("1", "20", "9", band="B"), tier("20", None, "7", band="B")],
         (1, "KART"): [tier("1", None, "50", unit="KART")],
     }
