@@ -150,6 +150,8 @@ FRONTEND_ARTICLE = "number designation group prices { minQuantity amount }"
         (f'{{ article(number: "Q-003", customerNumber: "10001") {{ {FRONTEND_ARTICLE} }} }}', 3),  # + designation
         # The view, then the page (what it holds depends on the view), its units with their prices.
         (f"{{ articles(limit: 12, sort: [{{field: NUMBER}}]) {{ items {{ {FRONTEND_ARTICLE} }} }} }}", 3),
+        # More than FOLDED_UP_TO (schema/catalogue/loaders.py): units and prices apart, a page ran faster so.
+        (f"{{ articles(limit: 24, sort: [{{field: NUMBER}}]) {{ items {{ {FRONTEND_ARTICLE} }} }} }}", 4),
     ],
 )
 async def test_graphql_frontend_queries_read_the_same_statements_on_every_request(
