@@ -8,6 +8,9 @@ written as JSON writes them (numbers, `true`/`false`); null is an empty cell. Th
 streamed, a chunk at a time; `bom=1` (a parameter of the Accept type or of the URL) puts the byte-order
 mark first, which Excel needs to read UTF-8 (umlauts).
 
+A paged catalogue list asked for whole (`articles`, `articleNumbers` without limit and offset) is read page by
+page instead, its columns read from the selection (graphql_csv_pages.py).
+
 Anything that is not a plain list of data (an error, no list at all) is answered as GraphQL JSON: a request
 error 400 as GraphQL over HTTP says, anything else 406 Not Acceptable, which it allows.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,11 +138,16 @@ def rows(name: str, items: list[Any]) -> Iterator[list[str]]:
 
 def encoded(name: str, items: list[Any], bom: bool) -> Iterator[bytes]:
     """The CSV text in UTF-8, a chunk of rows at a time."""
+    return encoded_rows(rows(name, items), bom)
+
+
+def encoded_rows(rows: Iterable[list[str]], bom: bool) -> Iterator[bytes]:
+    """`rows` as CSV text in UTF-8, a chunk of rows at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180: CRLF, fields quoted where they need it
     if bom:
         buffer.write(BOM)
-    for count, row in enumerate(rows(name, items), start=1):
+    for count, row in enumerate(rows, start=1):
         writer.writerow(row)
         if count % _ROWS_PER_CHUNK == 0:
             yield buffer.getvalue().encode()
