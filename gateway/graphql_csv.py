@@ -108,21 +108,31 @@ def paths(shape: Shape, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     return [prefix]
 
 
-def cell(item: Any, path: Sequence[str]) -> str:
-    value = item
-    for key in path:
-        if isinstance(value, dict):
-            value = value.get(key)
-        elif isinstance(value, list):
-            index = int(key)
-            value = value[index] if index < len(value) else None
-        else:
-            return ""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return orjson.dumps(value).decode()  # numbers and booleans as the JSON answer writes them
+def leaves(item: Any) -> dict[tuple[str, ...], str]:
+    """The item's cells by column path: its leaves, lists spread by index up to MAX_INDEX. Walked once per
+    item, whatever the number of columns (most of a whole list's spread columns are empty)."""
+    found: dict[tuple[str, ...], str] = {}
+    _leaves(item, (), found)
+    return found
+
+
+def _leaves(value: Any, path: tuple[str, ...], found: dict[tuple[str, ...], str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _leaves(item, (*path, key), found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:MAX_INDEX]):
+            _leaves(item, (*path, str(index)), found)
+    elif value is not None:
+        # Numbers and booleans as the JSON answer writes them.
+        found[path] = value if isinstance(value, str) else orjson.dumps(value).decode()
+
+
+def cells(columns: Sequence[tuple[str, ...]], items: Iterable[Any]) -> Iterator[list[str]]:
+    """A row per item: its value in each column, "" for none (CSV has no null)."""
+    for item in items:
+        found = leaves(item)
+        yield [found.get(path, "") for path in columns]
 
 
 def rows(name: str, items: list[Any]) -> Iterator[list[str]]:
@@ -132,8 +142,7 @@ def rows(name: str, items: list[Any]) -> Iterator[list[str]]:
         shape = merge(shape, item)
     columns = paths(shape)
     yield [".".join(path) or name for path in columns]
-    for item in items:
-        yield [cell(item, path) for path in columns]
+    yield from cells(columns, items)
 
 
 def encoded(name: str, items: list[Any], bom: bool) -> Iterator[bytes]:

@@ -21,7 +21,7 @@ which every HTTP client reports as an incomplete body, and the log says why.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -171,7 +171,7 @@ async def rows(
             messages = "; ".join(error.message for error in result.errors or ()) or "no list in the result"
             raise PageFailed(f"the page at offset {offset} failed: {messages}")
         items = page
-        for chunk in graphql_csv.encoded_rows(_cells(paging.columns, items), False):
+        for chunk in graphql_csv.encoded_rows(graphql_csv.cells(paging.columns, items), False):
             yield chunk
 
 
@@ -194,12 +194,7 @@ async def paced(request: Request) -> None:
 
 def _with_header(paging: Paging, items: list[Any]) -> Iterator[list[str]]:
     yield paging.header()
-    yield from _cells(paging.columns, items)
-
-
-def _cells(columns: list[Path], items: Iterable[Any]) -> Iterator[list[str]]:
-    for item in items:
-        yield [graphql_csv.cell(item, path) for path in columns]
+    yield from graphql_csv.cells(paging.columns, items)
 
 
 _Found = tuple[Path, list[FieldDetails], GraphQLList[Any]]

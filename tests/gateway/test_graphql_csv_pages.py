@@ -156,3 +156,20 @@ async def test_get_answers_the_whole_list_too(
     params = {"query": "{ articleNumbers(sort: [{field: NUMBER}]) }"}
     answer = await small_pages.get("/graphql", params=params, headers={**auth, "Accept": "text/csv; bom=1"})
     assert answer.content == b"\xef\xbb\xbfarticleNumbers\r\nA-100\r\nA-200\r\nA-300\r\nA-500\r\nA-600\r\n"
+
+
+async def test_the_operation_named_with_its_variables(
+    small_pages: httpx.AsyncClient, catalogue: Catalogue, auth: dict[str, str]
+) -> None:
+    """Every page is the client's operation with the client's variables (the filter, @include) but its page."""
+    query = (
+        "query Other { articleNumbers(limit: 1) }"
+        " query Tools($group: String, $designations: Boolean!) { articles(filter: {group: $group},"
+        " sort: [{field: NUMBER}]) { items { number designation @include(if: $designations) group } } }"
+    )
+    body = {"query": query, "operationName": "Tools", "variables": {"group": "WERKZEUG", "designations": False}}
+    answer = await small_pages.post("/graphql", json=body, headers={**auth, "Accept": "text/csv"})
+    assert answer.status_code == 200, answer.text
+    assert answer.text.splitlines()[0] == "number,group"
+    assert len(answer.text.splitlines()) == 1 + 3 > 1 + PAGE_SIZE  # the three tools, over two pages
+    assert all(line.endswith(",WERKZEUG") for line in answer.text.splitlines()[1:])
