@@ -1,12 +1,15 @@
 """The whole catalogue as one CSV answer of /graphql: a paged catalogue list, read a page at a time.
 
 A CSV request whose first list is a paged catalogue list (`articles { items }`, `articleNumbers`) given without
-`limit` and `offset` (or with `limit: 0`, REST's "all") is not capped at a page: its operation is run once per
-page, the list's `limit` and `offset` set by two variables of ours, and each page's rows are written as they
-come. The page is the JSON page's (GATEWAY_GRAPHQL_PAGE_SIZE) and so is its cost budget; a new context per
-page, so that the request's loaders do not keep every article they loaded. Its order is the list's, made
-total by ArtNr for ties (datasources/catalogue/ordering.py), so the rows are the JSON pages' with the same
-arguments, concatenated.
+`limit` and `offset` (or with `limit: 0`, REST's "all") is not capped at a page. The client's operation runs first
+as asked, through every check and limit of the usual path (what fails there is answered with its status, as
+before), and its answer is the first page; then the operation is run once per further page, the list's `limit` and
+`offset` set by two variables of ours, and each page's rows are written as they come. The page is the JSON page's
+(GATEWAY_GRAPHQL_PAGE_SIZE) and so is its cost budget; a new context per page, so that the request's loaders do
+not keep every article they loaded. Its order is the list's, made total by ArtNr for ties
+(datasources/catalogue/ordering.py), so the rows are the JSON pages' with the same arguments, concatenated; like
+them, each page is read at its own moment, so an article added, removed or moved in the order meanwhile may shift
+the rows after it across a page border (docs/how-to/analytics.md).
 
 The header must go out before the first row, while the widest item is not known yet: the columns are the
 selection's, read from the document and the schema's types (every leaf selected, in the order of the
