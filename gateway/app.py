@@ -165,6 +165,7 @@ def create_app(settings: Settings | None = None, *, supervised: bool = False) ->
         schema,
         persisted_bytes=settings.document_limits.persisted_bytes,
         live=live,
+        page_seconds=settings.request_timeout,
         allowed_origins=settings.cors_origins,
     )
     app = Starlette(

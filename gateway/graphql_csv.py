@@ -8,6 +8,9 @@ written as JSON writes them (numbers, `true`/`false`); null is an empty cell. Th
 streamed, a chunk at a time; `bom=1` (a parameter of the Accept type or of the URL) puts the byte-order
 mark first, which Excel needs to read UTF-8 (umlauts).
 
+A paged catalogue list asked for whole (`articles`, `articleNumbers` without limit and offset) is read page by
+page instead, its columns read from the selection (graphql_csv_pages.py).
+
 Anything that is not a plain list of data (an error, no list at all) is answered as GraphQL JSON: a request
 error 400 as GraphQL over HTTP says, anything else 406 Not Acceptable, which it allows.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,21 +108,31 @@ def paths(shape: Shape, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     return [prefix]
 
 
-def cell(item: Any, path: Sequence[str]) -> str:
-    value = item
-    for key in path:
-        if isinstance(value, dict):
-            value = value.get(key)
-        elif isinstance(value, list):
-            index = int(key)
-            value = value[index] if index < len(value) else None
-        else:
-            return ""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return orjson.dumps(value).decode()  # numbers and booleans as the JSON answer writes them
+def leaves(item: Any) -> dict[tuple[str, ...], str]:
+    """The item's cells by column path: its leaves, lists spread by index up to MAX_INDEX. Walked once per
+    item, whatever the number of columns (most of a whole list's spread columns are empty)."""
+    found: dict[tuple[str, ...], str] = {}
+    _leaves(item, (), found)
+    return found
+
+
+def _leaves(value: Any, path: tuple[str, ...], found: dict[tuple[str, ...], str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _leaves(item, (*path, key), found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:MAX_INDEX]):
+            _leaves(item, (*path, str(index)), found)
+    elif value is not None:
+        # Numbers and booleans as the JSON answer writes them.
+        found[path] = value if isinstance(value, str) else orjson.dumps(value).decode()
+
+
+def cells(columns: Sequence[tuple[str, ...]], items: Iterable[Any]) -> Iterator[list[str]]:
+    """A row per item: its value in each column, "" for none (CSV has no null)."""
+    for item in items:
+        found = leaves(item)
+        yield [found.get(path, "") for path in columns]
 
 
 def rows(name: str, items: list[Any]) -> Iterator[list[str]]:
@@ -129,17 +142,21 @@ def rows(name: str, items: list[Any]) -> Iterator[list[str]]:
         shape = merge(shape, item)
     columns = paths(shape)
     yield [".".join(path) or name for path in columns]
-    for item in items:
-        yield [cell(item, path) for path in columns]
+    yield from cells(columns, items)
 
 
 def encoded(name: str, items: list[Any], bom: bool) -> Iterator[bytes]:
     """The CSV text in UTF-8, a chunk of rows at a time."""
+    return encoded_rows(rows(name, items), bom)
+
+
+def encoded_rows(rows: Iterable[list[str]], bom: bool) -> Iterator[bytes]:
+    """`rows` as CSV text in UTF-8, a chunk of rows at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180: CRLF, fields quoted where they need it
     if bom:
         buffer.write(BOM)
-    for count, row in enumerate(rows(name, items), start=1):
+    for count, row in enumerate(rows, start=1):
         writer.writerow(row)
         if count % _ROWS_PER_CHUNK == 0:
             yield buffer.getvalue().encode()

@@ -27,7 +27,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
-from gateway import graphql_csv, graphql_http, graphql_request
+from gateway import graphql_csv, graphql_csv_pages, graphql_http, graphql_request
 from gateway.auth.tokens import TokenClaims
 from gateway.errors import error_response
 from gateway.live import sse
@@ -37,6 +37,7 @@ from gateway.ui import pages
 from rest_compat import conditional
 from rest_compat.errors import ApiError
 from rest_compat.responses import encode_json
+from rest_compat.streaming import PartsResponse
 from schema.conditional import VersionOperations
 from schema.context import Context
 from schema.execution import Executor
@@ -88,9 +89,11 @@ class GraphQLView(GraphQL[Context, None]):
         *args: Any,
         persisted_bytes: int = DocumentLimits().persisted_bytes,
         live: LiveTransport | None = None,
+        page_seconds: float = 30.0,
         **kwargs: Any,
     ) -> None:
         self.live = live or LiveTransport()
+        self.page_seconds = page_seconds  # each page of a whole list's CSV, as a request (GATEWAY_REQUEST_TIMEOUT)
         kwargs.setdefault("subscription_protocols", self.protocols)
         kwargs.setdefault("max_subscriptions_per_connection", self.live.settings.per_connection)
         kwargs.setdefault("connection_init_wait_timeout", timedelta(seconds=self.live.settings.init_seconds))
@@ -154,6 +157,8 @@ class GraphQLView(GraphQL[Context, None]):
         # A GET answered once (not an event stream): it may be conditional.
         if request.method == "GET" and document.text is not None and hasattr(request.state, "graphql_accept"):
             await self._check_version(request, context, document.text, request_data)
+        request_data = replace(request_data, query=document.text)
+        request.state.graphql_request = request_data  # a whole list's CSV runs it again (graphql_csv_pages.py)
         try:
             result = await super().execute_single(
                 request=request,
@@ -161,7 +166,7 @@ class GraphQLView(GraphQL[Context, None]):
                 sub_response=sub_response,
                 context=context,
                 root_value=root_value,
-                request_data=replace(request_data, query=document.text),
+                request_data=request_data,
             )
         except TransportError as error:
             cause = error.__cause__
@@ -174,6 +179,11 @@ class GraphQLView(GraphQL[Context, None]):
         if result.data is not None:  # it parsed, validated and ran: worth keeping under its hash
             self.persisted.keep(document)
         return self._answer(request, sub_response, result)
+
+    async def _csv_page(self, request: Request, paging: graphql_csv_pages.Paging, variables: dict[str, Any]) -> Any:
+        """A page after the first, with a new context: the request's loaders would keep every article."""
+        context = await self.get_context(request, Response())
+        return await self.schema.execute(paging.document, variables, context, None, paging.operation_name)
 
     async def _check_version(
         self, request: Request, context: Context, document: str, request_data: GraphQLRequestData
@@ -256,9 +266,29 @@ class GraphQLView(GraphQL[Context, None]):
         response = await self.run(request)
         if getattr(request.state, "graphql_media_type", None) == graphql_http.GRAPHQL_RESPONSE:
             response.headers["content-type"] = graphql_http.GRAPHQL_RESPONSE
-        response = response if wanted is None else _csv_answer(request, response, wanted)
+        response = response if wanted is None else self._csv_answer(request, response, wanted)
         _tag(request, response)
         return response
+
+    def _csv_answer(self, request: Request, response: Response, wanted: graphql_csv.CsvRequest) -> Response:
+        """A whole catalogue list page by page (graphql_csv_pages.py), once the operation ran as asked without
+        errors (every check and limit of the usual path passed); anything else as one result."""
+        result: ExecutionResult | None = getattr(request.state, "graphql_result", None)
+        data: GraphQLRequestData | None = getattr(request.state, "graphql_request", None)
+        if response.status_code != 200 or result is None or result.errors or data is None or data.query is None:
+            return _csv_answer(request, response, wanted)
+        assert isinstance(self.schema, strawberry.Schema)
+        page_size = request.state.document_limits.page_size
+        paging = graphql_csv_pages.plan(self.schema._schema, data.query, data.operation_name, data.variables, page_size)
+        found = graphql_csv.first_list(result.data)
+        listed = None if paging is None else paging.items(result.data)
+        if paging is None or found is None or found[1] is not listed:  # the answer's first list is another
+            return _csv_answer(request, response, wanted)
+        first = listed if paging.first_page else None  # `limit: 0` asked for none: the first page is read too
+        page = partial(self._csv_page, request, paging)
+        pace = partial(graphql_csv_pages.paced, request)
+        parts = graphql_csv_pages.rows(paging, first, page, pace, self.page_seconds, wanted.bom)
+        return PartsResponse(parts, graphql_csv.MEDIA_TYPE)
 
     async def _event_stream(self, request: Request) -> Response | sse.EventStream:
         """The operation's results as an event stream (gateway/live/sse.py); a request that is no operation

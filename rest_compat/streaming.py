@@ -33,13 +33,14 @@ log = logging.getLogger("gateway")
 CUT_OFF = "answer_cut_off"
 
 
-class JsonListResponse(StreamingResponse):
-    media_type = JSON_CONTENT_TYPE
+class PartsResponse(StreamingResponse):
+    """A body sent as `parts` yields it, cut off when a part fails (above); `parts` yields its first part
+    only once what must be known before the status is (the status goes out with it)."""
 
-    def __init__(self, first: Sequence[Any], rest: AsyncIterator[Sequence[Any]], links: Any) -> None:
+    def __init__(self, parts: AsyncIterator[bytes], media_type: str) -> None:
         self.state: dict[str, Any] = {}  # the request's (scope["state"]), once it is answered
-        self.parts = _body(first, rest, links)
-        super().__init__(self.parts, headers={"Cache-Control": "no-store"})
+        self.parts = parts
+        super().__init__(self.parts, media_type=media_type, headers={"Cache-Control": "no-store"})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("http_version") != "1.0":
@@ -71,6 +72,11 @@ class JsonListResponse(StreamingResponse):
         request = self.state.get("request_id", "-")
         reason = str(error) or type(error).__name__
         log.warning("a list answered in parts was cut off after %d bytes [request %s]: %s", sent, request, reason)
+
+
+class JsonListResponse(PartsResponse):
+    def __init__(self, first: Sequence[Any], rest: AsyncIterator[Sequence[Any]], links: Any) -> None:
+        super().__init__(_body(first, rest, links), JSON_CONTENT_TYPE)
 
 
 async def _body(first: Sequence[Any], rest: AsyncIterator[Sequence[Any]], links: Any) -> AsyncIterator[bytes]:
