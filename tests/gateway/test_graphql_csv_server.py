@@ -27,8 +27,8 @@ from tests.logs import logged
 from tests.server import GatewayServer, running_server
 
 USER, SECRET = "analyst", "a-long-secret"
-# Some 10,800 exposed articles: eleven pages of the default size (1000).
-ARTICLES = 12_000
+# Some 5,400 exposed articles: six pages of the default size (1000); the demo takes a CI run's time.
+ARTICLES = 6_000
 ITEMS = "number designation group weight prices { amount minQuantity } packagingUnits { code factor ean }"
 CSV_HEADERS = {"Accept": "text/csv"}
 
@@ -75,7 +75,7 @@ def test_the_whole_catalogue_is_the_json_pages_concatenated(server: GatewayServe
         items: list[Any] = []
         while page := post(server, token, paged, offset=len(items))["articles"]["items"]:
             items += page
-        assert len(rows) == len(items) > 10 * 1000
+        assert len(rows) == len(items) > 5 * 1000
         for row, item in zip(rows, items, strict=True):
             assert {path: cell for path, cell in row.items() if cell} == {
                 path: cell for path, cell in flattened(item).items() if cell
@@ -83,8 +83,8 @@ def test_the_whole_catalogue_is_the_json_pages_concatenated(server: GatewayServe
 
 
 def test_the_servers_memory_does_not_grow_with_the_catalogue(server: GatewayServer, token: str) -> None:
-    """The peak RSS while streaming some 1,560 articles (a group) and while streaming all 10,800: the same
-    within 3 MB, where holding the rows read (some 700 bytes an article here) would add 7 MB."""
+    """The peak RSS while streaming some 780 articles (a group) and while streaming all 5,400: the same within
+    2 MB, where holding the rows read (some 700 bytes an article here) would add 3.2 MB."""
     assert server.process is not None
     pid = server.process.pid
     query = "{{ articles{} {{ items {{ number designation group prices {{ amount }} }} }} }}"
@@ -100,7 +100,7 @@ def test_the_servers_memory_does_not_grow_with_the_catalogue(server: GatewayServ
         grown.append((body.count(b"\n") - 1, (after.hwm - before.rss) / 1024))
     (few, small), (many, large) = grown
     assert many > 5 * few
-    assert large - small < 3, grown  # MB
+    assert large - small < 2, grown  # MB
 
 
 @pytest.fixture(scope="module")
