@@ -27,3 +27,16 @@ def statement_count(response: httpx.Response) -> int:
     match = re.search(r'db;dur=[\d.]+;desc="(\d+) queries"', response.headers["server-timing"])
     assert match, response.headers["server-timing"]
     return int(match.group(1))
+
+
+def dechunked(raw: bytes) -> tuple[bytes, bool]:
+    """A chunked body's bytes as read off the socket, and whether its last chunk (size 0) came."""
+    body: list[bytes] = []
+    at = 0
+    while (end := raw.find(b"\r\n", at)) != -1:
+        size = int(raw[at:end], 16)
+        if size == 0:
+            return b"".join(body), True
+        body.append(raw[end + 2 : end + 2 + size])
+        at = end + 2 + size + 2
+    return b"".join(body), False

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.common.process_memory import memory, reset_peaks
 from tests.gateway.test_graphql_csv import flattened
+from tests.http import dechunked
 from tests.logs import logged
 from tests.server import GatewayServer, running_server
 
@@ -193,7 +194,7 @@ def test_a_page_that_fails_cuts_the_answer_off(paced: GatewayServer) -> None:
         finally:
             asyncio.run(_erp_writes(paced.database.url, ("ALTER TABLE price_away RENAME TO price", {})))
     head, _, chunked = received.partition(b"\r\n\r\n")
-    body, complete = _dechunked(chunked)
+    body, complete = dechunked(chunked)
     assert not complete
     assert body.startswith(b"number,prices.0.amount,") and body.endswith(b"\r\n")  # whole rows of the pages read
     assert 100 <= body.count(b"\r\n") - 1 < 450
@@ -203,19 +204,6 @@ def test_a_page_that_fails_cuts_the_answer_off(paced: GatewayServer) -> None:
     assert "a list answered in parts was cut off" in log and "the page at offset" in log
     time.sleep(1.1)
     assert _cut_off(paced, token) == 1.0
-
-
-def _dechunked(raw: bytes) -> tuple[bytes, bool]:
-    """The chunks' bytes, and whether the last chunk (size 0) came."""
-    body: list[bytes] = []
-    at = 0
-    while (end := raw.find(b"\r\n", at)) != -1:
-        size = int(raw[at:end], 16)
-        if size == 0:
-            return b"".join(body), True
-        body.append(raw[end + 2 : end + 2 + size])
-        at = end + 2 + size + 2
-    return b"".join(body), False
 
 
 def _cut_off(server: GatewayServer, token: str) -> float:

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from rest_compat.articles import PAGE, PART
 from rest_compat.responses import encode_json
+from tests.http import dechunked
 from tests.logs import logged
 from tests.server import GatewayServer, running_server
 
@@ -136,7 +137,7 @@ def test_a_part_that_fails_cuts_the_answer_off(server: GatewayServer, token: str
             received = reader.resume(complete=False)
         finally:
             asyncio.run(_erp_writes(server.database.url, ("ALTER TABLE price_away RENAME TO price", {})))
-    body, complete = _dechunked(received)
+    body, complete = dechunked(received)
     assert not complete
     assert body.startswith(b'{"data":[{')
     with pytest.raises(json.JSONDecodeError):  # no article list closed, no links
@@ -204,22 +205,9 @@ class _StalledRead:
         assert b"transfer-encoding: chunked" in self.head
         if not complete:
             return chunked
-        body, ended = _dechunked(chunked)
+        body, ended = dechunked(chunked)
         assert ended
         return body
-
-
-def _dechunked(raw: bytes) -> tuple[bytes, bool]:
-    """The chunks' bytes, and whether the last chunk (size 0) came."""
-    body: list[bytes] = []
-    at = 0
-    while (end := raw.find(b"\r\n", at)) != -1:
-        size = int(raw[at:end], 16)
-        if size == 0:
-            return b"".join(body), True
-        body.append(raw[end + 2 : end + 2 + size])
-        at = end + 2 + size + 2
-    return b"".join(body), False
 
 
 def _cut_off(server: GatewayServer, token: str) -> float:
