@@ -50,10 +50,16 @@ class FailingAfterCommit:
             raise ConnectionResetError("the database went away after the commit")
 
 
+async def _no_folding(db: Database) -> None:
+    return None
+
+
 @pytest.fixture
-def settings(settings: Settings) -> Settings:
-    # No webhook dispatcher: its REST_Artikel round looks at the change positions after every commit of the
-    # process (on SQLite), a read of its own that is no part of any answer.
+def settings(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    # Nothing of the process's own reads the database meanwhile: not the webhook dispatcher (its REST_Artikel
+    # round looks at the change positions after every commit, on SQLite), not the change log's fold (a look
+    # every half second, on SQLite). Their reads are no part of any answer.
+    monkeypatch.setattr("gateway.app.fold_periodically", _no_folding)
     return dataclasses.replace(settings, webhooks=WebhookSettings(dispatch=False))
 
 
