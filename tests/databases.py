@@ -2,7 +2,7 @@
 
 SQLite (default): one migrated template file per run, copied for every test.
 PostgreSQL (GATEWAY_TEST_DATABASE_URL, asyncpg): a database of its own per run, created from the
-given server, migrated once, emptied before every test, dropped at the end.
+given server, migrated once, emptied and its sequences set back before every test, dropped at the end.
 """
 
 from __future__ import annotations
@@ -68,9 +68,22 @@ async def fresh_database(template: str, directory: Path) -> str:
         shutil.copyfile(source, target)
         return f"sqlite+aiosqlite:///{target}"
     db = create_database(template)
-    tables = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
     async with db.engine.begin() as conn:
-        await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        # DELETE, not TRUNCATE: a test's few rows go in a fraction of the time TRUNCATE takes to make new
+        # files for every table and index (0.3-0.4 s a test, most of a test's own time on PostgreSQL). As a
+        # replica: no trigger fires and no foreign key is checked while everything goes.
+        await conn.execute(text("SET LOCAL session_replication_role = replica"))
+        large = []
+        for table in reversed(Base.metadata.sorted_tables):
+            if (await conn.execute(table.delete())).rowcount > _LARGE:
+                large.append(table.name)
+        if large:  # new files after all, for the next tests' plans: no dead rows left in their tables
+            await conn.execute(text(f"TRUNCATE {', '.join(large)} CASCADE"))
+        for sequence, last_value in _sequences.items():
+            if last_value is None:
+                await conn.execute(text(f"ALTER SEQUENCE {sequence} RESTART"))
+            else:
+                await conn.execute(text(f"SELECT setval('{sequence}', {int(last_value)})"))
         for table in Base.metadata.sorted_tables:
             if rows := _seeded.get(table.name):
                 await conn.execute(table.insert(), rows)
@@ -78,8 +91,11 @@ async def fresh_database(template: str, directory: Path) -> str:
     return template
 
 
-# Rows the migrations write (number sequences, ...), restored after every truncation.
+# Rows the migrations write (number sequences, ...) and every sequence's state after them, restored before
+# every test.
 _seeded: dict[str, list[dict[str, Any]]] = {}
+_sequences: dict[str, int | None] = {}
+_LARGE = 5_000  # rows a table had, beyond which it is truncated too
 
 
 async def _remember_seeded_rows(template: str) -> None:
@@ -89,6 +105,10 @@ async def _remember_seeded_rows(template: str) -> None:
             rows = [dict(row._mapping) for row in await conn.execute(table.select())]
             if rows:
                 _seeded[table.name] = rows
+        sequences = text(
+            "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename), last_value FROM pg_sequences"
+        )
+        _sequences.update({name: last_value for name, last_value in await conn.execute(sequences)})
     await db.dispose()
 
 

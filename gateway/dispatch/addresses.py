@@ -9,7 +9,9 @@ verifies the certificate against the endpoint's name, and a kept-alive connectio
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
+import ssl
 from collections.abc import Iterable
 from ipaddress import ip_address
 
@@ -79,15 +81,21 @@ class CheckedBackend(httpcore.AsyncNetworkBackend):
         await self._backend.sleep(seconds)
 
 
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    # Loading the CA bundle takes 50 ms and more: once per process, for every delivery client it makes.
+    return httpx.create_ssl_context()
+
+
 class CheckedTransport(httpx.AsyncHTTPTransport):
     """httpx's transport with the checked backend. httpx takes no network backend, so the connection pool
     it made is replaced by one made the same way with ours (httpcore's public API). A client given a
     transport reads no proxy from the environment: deliveries go to the address checked."""
 
     def __init__(self, limits: httpx.Limits) -> None:
-        super().__init__(limits=limits)
+        super().__init__(limits=limits, verify=_ssl_context())
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=_ssl_context(),
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,

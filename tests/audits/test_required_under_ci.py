@@ -52,4 +52,6 @@ def test_a_missing_tool_fails_under_ci(tmp_path: Path) -> None:
         tests = [name for name in in_ci if name == suite or name.startswith(f"{suite}::")]
         assert tests, suite
         for name in tests:
-            assert in_ci[name][0] == "failure" and reason in in_ci[name][1], (name, in_ci[name])
+            # A failure, or an error where the fixture the suite shares requires the tool before it starts a
+            # server.
+            assert in_ci[name][0] in ("failure", "error") and reason in in_ci[name][1], (name, in_ci[name])

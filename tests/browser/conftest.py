@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.browser import driver
+from tests.required_tools import require
 from tests.server import GatewayServer, running_server
 
 USER, SECRET = "browser", "a-browser-secret"
@@ -27,6 +29,7 @@ class Served:
 
 @pytest.fixture(scope="package")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    require(driver.missing())  # before the server starts: without Node and Chromium no test here can run
     users = [(USER, SECRET, ["catalogue"]), (SHOP_USER, SHOP_SECRET, ["shop"])]
     with running_server(tmp_path_factory.mktemp("browser"), users=users) as server:
         yield Served(server, server.token(USER, SECRET), server.token(SHOP_USER, SHOP_SECRET))
