@@ -174,10 +174,11 @@ def create_app(
     )
     app = Starlette(
         routes=[
-            Route("/www/token", issue_token, methods=["POST"]),
-            *www_routes,
+            # First: the router tries each route's pattern in turn, and /graphql is the busiest path.
             Route("/graphql", view, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", view),  # subscriptions (gateway/live)
+            Route("/www/token", issue_token, methods=["POST"]),
+            *www_routes,
             *ui_routes(),  # `/`, GraphiQL's files, Swagger UI at /www/docs
             *health_routes(settings.ready_timeout),  # /healthz, /readyz
             *metrics_routes(metrics, public=settings.metrics_public, timeout=settings.ready_timeout),

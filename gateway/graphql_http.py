@@ -35,6 +35,18 @@ def response_media_type(accept: str) -> str:
     return JSON
 
 
+def is_json_body(content_type: str) -> bool:
+    """Whether a POST body's Content-Type is `application/json` exactly (not `application/jsonx`), in UTF-8."""
+    media_type, _, parameters = content_type.partition(";")
+    if media_type.strip().lower() != JSON:
+        return False
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return True
+
+
 def quality(parameters: str) -> float:
     """The weight `q` of a media range's parameters (`; q=0.5`), 1 without one."""
     for parameter in parameters.split(";"):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 
@@ -78,20 +79,27 @@ class Context:
         cls, connection: HTTPConnection, *, user: Principal | None, request_id: str, client_document: bool = False
     ) -> Context:
         """The context of a request or a WebSocket connection, from the app's state."""
-        state = connection.state
+        state: Mapping[str, Any] = connection.scope.setdefault("state", {})
+        return cls.from_state(state, user=user, request_id=request_id, client_document=client_document)
+
+    @classmethod
+    def from_state(
+        cls, state: Mapping[str, Any], *, user: Principal | None, request_id: str, client_document: bool = False
+    ) -> Context:
+        """The context from the app's state as the scope holds it (`scope["state"]`)."""
         return cls(
-            db=state.db,
+            db=state["db"],
             user=user,
             request_id=request_id,
-            log_dir=state.log_dir,
-            work_dir=state.work_dir,
-            max_work_bytes=state.max_work_bytes,
-            webhook_allow_private=state.webhook_allow_private,
-            limits=state.limits,
-            document_limits=state.document_limits,
-            changes_retention=state.changes_retention,
+            log_dir=state["log_dir"],
+            work_dir=state["work_dir"],
+            max_work_bytes=state["max_work_bytes"],
+            webhook_allow_private=state["webhook_allow_private"],
+            limits=state["limits"],
+            document_limits=state["document_limits"],
+            changes_retention=state["changes_retention"],
             client_document=client_document,
-            reopen_logs=state.reopen_logs,
-            live=getattr(state, "live", None),
-            catalogue_watch=getattr(state, "catalogue_watch", None),
+            reopen_logs=state["reopen_logs"],
+            live=state.get("live"),
+            catalogue_watch=state.get("catalogue_watch"),
         )

@@ -110,27 +110,40 @@ class Schema(strawberry.Schema):
         # A subscription runs as a stream (gateway/live), never as one result: refused here, not failed in
         # its resolver.
         allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {OperationType.SUBSCRIPTION}
-        result = None
-        if self.ready is not None and OperationType.QUERY in allowed:
-            result = await self.ready.execute(
+        if OperationType.QUERY in allowed:
+            ready = await self.execute_ready(
                 query, variable_values, context_value, root_value, operation_name, operation_extensions
             )
-        if result is None:
-            result = await super().execute(
-                query,
-                variable_values=variable_values,
-                context_value=context_value,
-                root_value=root_value,
-                operation_name=operation_name,
-                allowed_operation_types=allowed,
-                operation_extensions=operation_extensions,
-            )
-        if result.errors:
-            db = getattr(context_value, "db", None)
-            result.errors = with_codes(
-                result.errors, getattr(context_value, "request_id", "-"), getattr(db, "availability", None)
-            )
-        return result
+            if ready is not None:
+                return ready
+        result = await super().execute(
+            query,
+            variable_values=variable_values,
+            context_value=context_value,
+            root_value=root_value,
+            operation_name=operation_name,
+            allowed_operation_types=allowed,
+            operation_extensions=operation_extensions,
+        )
+        return _coded_result(result, context_value)
+
+    async def execute_ready(
+        self,
+        query: str | None,
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionResult | None:
+        """A query of a document validated before, run straight through graphql-core (schema/ready.py), with
+        the error codes of every answer; None when nothing ran and Strawberry's path must answer it."""
+        if self.ready is None:
+            return None
+        result = await self.ready.execute(
+            query, variable_values, context_value, root_value, operation_name, operation_extensions
+        )
+        return None if result is None else _coded_result(result, context_value)
 
     async def stream(self, *args: Any, **kwargs: Any) -> Any:
         # A subscription's results (and any operation's over WebSocket or an event stream) get the error
@@ -201,3 +214,11 @@ def build_schema(*, compiled: bool = True, limits: DocumentLimits | None = None)
             lambda: OperationLimits(budget),
         ],
     )
+
+
+def _coded_result(result: ExecutionResult, context: Any) -> ExecutionResult:
+    if result.errors:
+        db = getattr(context, "db", None)
+        request_id = getattr(context, "request_id", "-")
+        result.errors = with_codes(result.errors, request_id, getattr(db, "availability", None))
+    return result

@@ -27,6 +27,7 @@ log = logging.getLogger("gateway")
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 LOGGED_PATH_LENGTH = 512
+ID_BATCH = 256  # request ids made per read of the system's random source
 ACCESS_LINE = (
     '%(client)s "%(method)s %(path)s" %(status)s %(duration_ms).1fms db=%(statements)d [request %(request_id)s]'
 )
@@ -123,7 +124,28 @@ def server_timing(stats: QueryStats) -> str:
 def _request_id(scope: Scope) -> str:
     # A client's own id is kept when it is harmless, so its logs and ours can be joined.
     given = Headers(scope=scope).get("x-request-id", "")
-    return given if _CLIENT_ID.fullmatch(given) else os.urandom(16).hex()  # as random as uuid4, a tenth the cost
+    return given if _CLIENT_ID.fullmatch(given) else _random_ids.next()
+
+
+class _RandomIds:
+    """128 random bits per id, as uuid4 (a tenth its cost), from the system's random source read for
+    ID_BATCH ids at a time: one system call per batch, not per request."""
+
+    def __init__(self) -> None:
+        self._ids: list[str] = []
+
+    def next(self) -> str:
+        if not self._ids:
+            pool = os.urandom(16 * ID_BATCH).hex()
+            self._ids = [pool[start : start + 32] for start in range(0, len(pool), 32)]
+        return self._ids.pop()
+
+    def forget(self) -> None:
+        self._ids = []
+
+
+_random_ids = _RandomIds()
+os.register_at_fork(after_in_child=_random_ids.forget)  # a forked worker reads ids of its own
 
 
 def _path(scope: Scope) -> str:
