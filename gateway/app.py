@@ -48,7 +48,7 @@ from gateway.ui import routes as ui_routes
 from rest_compat.errors import ApiError
 from rest_compat.routes import routes as www_routes
 from schema.execution import Executor
-from schema.schema import Schema, build_schema
+from schema.schema import build_schema
 
 # How often a process looks whether its log files were deleted or rotated (an idle one writes no line).
 LOG_CHECK_SECONDS = 5.0
@@ -65,13 +65,9 @@ def create_server_app() -> Starlette:
     return app
 
 
-def create_app(
-    settings: Settings | None = None, *, supervised: bool = False, schema: Schema | None = None
-) -> Starlette:
-    """The gateway's ASGI app. `schema`: one built before with the settings' document limits, for apps made
-    many times in one process (the tests': building one takes ~0.13 s; its caches hold nothing of a database)."""
+def create_app(settings: Settings | None = None, *, supervised: bool = False) -> Starlette:
     settings = settings or Settings.from_env()
-    schema = schema or build_schema(limits=settings.document_limits)
+    schema = build_schema(limits=settings.document_limits)
     metrics = Metrics()
 
     @asynccontextmanager

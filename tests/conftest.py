@@ -18,8 +18,6 @@ from gateway.app import create_app
 from gateway.auth.tokens import TokenIssuer
 from gateway.settings import Settings
 from schema.execution import FALLBACKS
-from schema.limits import DocumentLimits
-from schema.schema import Schema, build_schema
 from tests import databases, unclosed_connections
 from tests.catalogue_data import Catalogue, build_catalogue
 from tests.factories import Factory
@@ -93,20 +91,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
     )
 
 
-_SCHEMAS: dict[DocumentLimits, Schema] = {}
-
-
-def shared_schema(limits: DocumentLimits) -> Schema:
-    """One schema per document limits for the worker's apps: its caches (documents, plans, cost models) are
-    pure functions of the document texts, and building one takes ~0.13 s, a third of an app's start."""
-    if limits not in _SCHEMAS:
-        _SCHEMAS[limits] = build_schema(limits=limits)
-    return _SCHEMAS[limits]
-
-
 @pytest.fixture
 async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings, schema=shared_schema(settings.document_limits))
+    app = create_app(settings)
     async with LifespanManager(app) as manager:
         transport = httpx.ASGITransport(app=manager.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
