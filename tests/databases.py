@@ -78,7 +78,8 @@ async def fresh_database(template: str, directory: Path) -> str:
             if (await conn.execute(table.delete())).rowcount > _LARGE:
                 large.append(table.name)
         if large:  # new files after all, for the next tests' plans: no dead rows left in their tables
-            await conn.execute(text(f"TRUNCATE {', '.join(large)} CASCADE"))
+            names = ", ".join(f'"{name}"' for name in large)
+            await conn.execute(text(f"TRUNCATE {names} CASCADE"))
         for sequence, last_value in _sequences.items():
             if last_value is None:
                 await conn.execute(text(f"ALTER SEQUENCE {sequence} RESTART"))
