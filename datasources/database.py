@@ -154,7 +154,9 @@ def _reads(engine: AsyncEngine, database: str | None, availability: Availability
 
 def _engine_options(url: str, timeouts: Timeouts) -> dict[str, Any]:
     if make_url(url).get_backend_name() == "sqlite":
-        return {"connect_args": {"timeout": timeouts.statement}, "pool_timeout": timeouts.pool}
+        # The most recently returned connection first, as on PostgreSQL: here each connection has its own page
+        # cache (SQLite's, up to 2 MB), which stays warm when the same few are used.
+        return {"connect_args": {"timeout": timeouts.statement}, "pool_timeout": timeouts.pool, "pool_use_lifo": True}
     return {
         "pool_size": 10,
         "max_overflow": 10,

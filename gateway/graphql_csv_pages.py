@@ -3,13 +3,15 @@
 A CSV request whose first list is a paged catalogue list (`articles { items }`, `articleNumbers`) given without
 `limit` and `offset` (or with `limit: 0`, REST's "all") is not capped at a page. The client's operation runs first
 as asked, through every check and limit of the usual path (what fails there is answered with its status, as
-before), and its answer is the first page; then the operation is run once per further page, the list's `limit` and
-`offset` set by two variables of ours, and each page's rows are written as they come. The page is the JSON page's
+before). When its answer holds the whole list (fewer items than a page), that is the CSV. Otherwise the operation
+is run once per page, from the first, the list's `limit` and `offset` set by two variables of ours, and each
+page's rows are written as they come. Every page is read in one snapshot of the catalogue (datasources/
+snapshot.py: one read-only transaction for the whole list), so an article added, removed or renamed meanwhile
+neither shifts rows across a page border nor appears in part of the list: the rows are those of the JSON pages
+with the same arguments, read at one moment and concatenated. The page is the JSON page's
 (GATEWAY_GRAPHQL_PAGE_SIZE) and so is its cost budget; a new context per page, so that the request's loaders do
 not keep every article they loaded. Its order is the list's, made total by ArtNr for ties
-(datasources/catalogue/ordering.py), so the rows are the JSON pages' with the same arguments, concatenated; like
-them, each page is read at its own moment, so an article added, removed or moved in the order meanwhile may shift
-the rows after it across a page border (docs/how-to/analytics.md).
+(datasources/catalogue/ordering.py).
 
 The header must go out before the first row, while the widest item is not known yet: the columns are the
 selection's, read from the document and the schema's types (every leaf selected, in the order of the
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -147,35 +150,48 @@ def plan(
     )
 
 
+PageRunner = Callable[[dict[str, Any]], Awaitable[ExecutionResult]]
+
+
 async def rows(
     paging: Paging,
     first: list[Any] | None,
-    run_page: Callable[[dict[str, Any]], Awaitable[ExecutionResult]],
+    pages: Callable[[], AbstractAsyncContextManager[PageRunner]],
     pace: Callable[[], Awaitable[None]],
     page_seconds: float,
     bom: bool,
 ) -> AsyncIterator[bytes]:
-    """The CSV text of the list: its header and the first page (the client's answer, or read first when it
-    asked for `limit: 0`), then each following page as it is read, until a page is not full. Before each, `pace`
-    waits for the rate limit; the page itself has `page_seconds`, as a request has."""
-    yield b"".join(graphql_csv.encoded_rows(_with_header(paging, first or []), bom))
-    items, offset = first, 0
-    while items is None or len(items) >= paging.page_size > 0:
-        offset += len(items or ())
-        if offset:  # the first page's request was counted when it came in
-            await pace()
-        try:
-            async with asyncio.timeout(page_seconds):
-                result = await run_page(paging.variables_at(offset))
-        except TimeoutError:
-            raise PageFailed(f"the page at offset {offset} took longer than {page_seconds:g} s") from None
-        page = None if result.errors else paging.items(result.data)
-        if page is None:
-            messages = "; ".join(error.message for error in result.errors or ()) or "no list in the result"
-            raise PageFailed(f"the page at offset {offset} failed: {messages}")
-        items = page
-        for chunk in graphql_csv.encoded_rows(graphql_csv.cells(paging.columns, items), False):
-            yield chunk
+    """The CSV text of the list: its header, then its rows. When the client's answer (`first`) holds the whole
+    list (a page that is not full), its rows; else every page is read, from the first, through one runner of
+    `pages` (one snapshot of the catalogue for the whole list), each page written as it is read, until a page
+    is not full. Before each page after the first, `pace` waits for the rate limit; a page has `page_seconds`,
+    as a request has."""
+    if first is not None and len(first) < paging.page_size:
+        yield b"".join(graphql_csv.encoded_rows(_with_header(paging, first), bom))
+        return
+    yield b"".join(graphql_csv.encoded_rows([paging.header()], bom))
+    async with pages() as run_page:
+        offset, full = 0, True
+        while full:
+            if offset:  # the first page's request was counted when it came in
+                await pace()
+            items = await _page(paging, run_page, offset, page_seconds)
+            for chunk in graphql_csv.encoded_rows(graphql_csv.cells(paging.columns, items), False):
+                yield chunk
+            offset, full = offset + len(items), len(items) >= paging.page_size > 0
+
+
+async def _page(paging: Paging, run_page: PageRunner, offset: int, page_seconds: float) -> list[Any]:
+    try:
+        async with asyncio.timeout(page_seconds):
+            result = await run_page(paging.variables_at(offset))
+    except TimeoutError:
+        raise PageFailed(f"the page at offset {offset} took longer than {page_seconds:g} s") from None
+    items = None if result.errors else paging.items(result.data)
+    if items is None:
+        messages = "; ".join(error.message for error in result.errors or ()) or "no list in the result"
+        raise PageFailed(f"the page at offset {offset} failed: {messages}")
+    return items
 
 
 async def paced(request: Request) -> None:

@@ -5,6 +5,8 @@ using the same typed context as the REST layer, Apollo's automatic persisted que
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial
@@ -27,9 +29,11 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from datasources.snapshot import snapshot
 from gateway import graphql_csv, graphql_csv_pages, graphql_http, graphql_request
 from gateway.auth.tokens import TokenClaims
 from gateway.errors import error_response
+from gateway.graphql_csv_pages import PageRunner
 from gateway.graphql_ready import ReadyAnswers
 from gateway.live import sse
 from gateway.live.token_watch import token_ended
@@ -183,10 +187,17 @@ class GraphQLView(GraphQL[Context, None]):
             self.persisted.keep(document)
         return self._answer(request, sub_response, result)
 
-    async def _csv_page(self, request: Request, paging: graphql_csv_pages.Paging, variables: dict[str, Any]) -> Any:
-        """A page after the first, with a new context: the request's loaders would keep every article."""
-        context = await self.get_context(request, Response())
-        return await self.schema.execute(paging.document, variables, context, None, paging.operation_name)
+    @asynccontextmanager
+    async def _csv_pages(self, request: Request, paging: graphql_csv_pages.Paging) -> AsyncIterator[PageRunner]:
+        """The pages of one whole list, all read in one snapshot of the catalogue (datasources/snapshot.py)."""
+        async with snapshot(request.scope["state"]["db"]) as moment:
+
+            async def page(variables: dict[str, Any]) -> ExecutionResult:
+                context = await self.get_context(request, Response())  # new: the loaders would keep every article
+                context.db = moment
+                return await self.schema.execute(paging.document, variables, context, None, paging.operation_name)
+
+            yield page
 
     async def _check_version(
         self, request: Request, context: Context, document: str, request_data: GraphQLRequestData
@@ -293,9 +304,9 @@ class GraphQLView(GraphQL[Context, None]):
         if paging is None or found is None or found[1] is not listed:  # the answer's first list is another
             return _csv_answer(request, response, wanted)
         first = listed if paging.first_page else None  # `limit: 0` asked for none: the first page is read too
-        page = partial(self._csv_page, request, paging)
+        pages = partial(self._csv_pages, request, paging)
         pace = partial(graphql_csv_pages.paced, request)
-        parts = graphql_csv_pages.rows(paging, first, page, pace, self.page_seconds, wanted.bom)
+        parts = graphql_csv_pages.rows(paging, first, pages, pace, self.page_seconds, wanted.bom)
         return PartsResponse(parts, graphql_csv.MEDIA_TYPE)
 
     async def _event_stream(self, request: Request) -> Response | sse.EventStream:

@@ -25,6 +25,9 @@ class SessionReads:
             result = await self.session.execute(query.statement, query.parameters(dialect, params))
             return list(result.all())
 
+    async def close(self) -> None:
+        return None  # the transaction is its owner's to end
+
 
 class EngineReads:
     """Through SQLAlchemy on a connection of the engine per query: for a SQLite database that a connection
