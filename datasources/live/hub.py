@@ -1,11 +1,14 @@
 """One process's live feed: a poller that reads newly committed outbox events (woken at once by this
 process's commits, and every `poll_seconds` for those of other processes and hosts) and hands each to the
 process's subscribers. Each subscriber has a bounded buffer; one that falls further behind is dropped
-(SlowConsumer) rather than left to grow memory. The poller reads only while someone subscribes."""
+(SlowConsumer) rather than left to grow memory. An event for a full buffer waits a little for room (PATIENCE),
+so that a burst larger than the buffer reaches a subscriber that keeps taking. The poller reads only while
+someone subscribes."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 from collections import deque
@@ -19,6 +22,9 @@ from datasources.live.failures import FailedPolls
 from datasources.live.feed import LiveEvent
 
 log = logging.getLogger("gateway.live")
+# Seconds a subscriber whose buffer is full is waited for (the feed hands out nothing meanwhile) before it is
+# dropped as slow: a client that reads as events come takes a buffer of them in well under a second.
+PATIENCE = 2.0
 
 
 class SlowConsumer(Exception):
@@ -32,17 +38,35 @@ class Subscriber:
         self._buffer = buffer
         self._queue: deque[LiveEvent] = deque()
         self._ready = asyncio.Event()
+        self._taken = asyncio.Event()
         self.overflowed = False
+        self.gone = False  # unsubscribed: nothing waits for it any more
+
+    def leave(self) -> None:
+        self.gone = True
+        self._taken.set()
+
+    def wants(self, event: LiveEvent) -> bool:
+        return event.event in self.events and event.id > self.after and not self.overflowed
+
+    def full(self) -> bool:
+        return len(self._queue) >= self._buffer
 
     def offer(self, event: LiveEvent) -> None:
-        if event.event not in self.events or event.id <= self.after or self.overflowed:
+        if not self.wants(event):
             return
-        if len(self._queue) >= self._buffer:
+        if self.full():
             self.overflowed = True
             self._queue.clear()
         else:
             self._queue.append(event)
         self._ready.set()
+
+    async def room(self) -> None:
+        """Until the subscriber has taken half of its buffer."""
+        while len(self._queue) > self._buffer // 2 and not self.overflowed and not self.gone:
+            self._taken.clear()
+            await self._taken.wait()
 
     async def next(self) -> LiveEvent:
         while not self._queue and not self.overflowed:
@@ -52,6 +76,7 @@ class Subscriber:
             raise SlowConsumer(f"more than {self._buffer} events waited to be sent")
         event = self._queue.popleft()
         self.after = event.id
+        self._taken.set()
         return event
 
 
@@ -63,12 +88,14 @@ class Hub:
         poll_seconds: float,
         gap_seconds: float,
         buffer: int,
+        patience: float = PATIENCE,
         clock: Callable[[], dt.datetime] = utcnow,
     ) -> None:
         self.db = db
         self.poll_seconds = poll_seconds
         self.gap = dt.timedelta(seconds=gap_seconds)
         self.buffer = buffer
+        self.patience = patience
         self._clock = clock
         self._subscribers: set[Subscriber] = set()
         self._high: int | None = None  # the last event handed out; None while nobody subscribes
@@ -100,6 +127,7 @@ class Hub:
                 yield await subscriber.next()
         finally:
             self._subscribers.discard(subscriber)
+            subscriber.leave()
 
     async def _started(self) -> int:
         async with self._start:
@@ -146,6 +174,16 @@ class Hub:
             pass
         self._wake.clear()
 
+    async def _room_for(self, event: LiveEvent) -> None:
+        """Waits for the subscribers whose buffers the event would overflow to take half of them, at most
+        `patience` seconds: a burst larger than a buffer (an import's article events, found by one poll) goes
+        to a subscriber that keeps taking; one that takes nothing meanwhile is dropped as slow."""
+        full = [subscriber.room() for subscriber in self._subscribers if subscriber.wants(event) and subscriber.full()]
+        if full:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.patience):
+                    await asyncio.gather(*full)
+
     async def _poll(self) -> None:
         assert self._high is not None
         while True:
@@ -153,6 +191,7 @@ class Hub:
                 page = await feed.read_after(session, self._high)
             settled = feed.settled_prefix(page, self._high, self._clock(), self.gap)
             for event in settled:
+                await self._room_for(event)
                 for subscriber in list(self._subscribers):
                     subscriber.offer(event)
                 self._high = event.id

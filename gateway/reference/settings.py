@@ -284,8 +284,8 @@ GROUPS = (
             Setting(
                 "GATEWAY_LIVE_BUFFER",
                 "`1000`",
-                "events waiting for one subscription before its connection (4413) or event stream is ended as a slow "
-                "consumer",
+                "events waiting for one subscription; when it is full, the feed waits up to 2 s for the client to "
+                "take half of them, then its connection (4413) or event stream is ended as a slow consumer",
             ),
             Setting("GATEWAY_LIVE_PER_CONNECTION", "`20`", "subscriptions open at once on one WebSocket connection"),
             Setting(

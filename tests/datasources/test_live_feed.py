@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
@@ -31,8 +32,10 @@ async def _record(db: Database, event: str, **fields: str) -> int:
 
 
 @contextlib.asynccontextmanager
-async def _hub(db: Database, *, buffer: int = 100, poll_seconds: float = 30.0) -> AsyncIterator[Hub]:
-    hub = Hub(db, poll_seconds=poll_seconds, gap_seconds=10.0, buffer=buffer)
+async def _hub(
+    db: Database, *, buffer: int = 100, poll_seconds: float = 30.0, patience: float = 0.3
+) -> AsyncIterator[Hub]:
+    hub = Hub(db, poll_seconds=poll_seconds, gap_seconds=10.0, buffer=buffer, patience=patience)
     stop = wakeup.listen(hub.wake)
     task = asyncio.create_task(hub.run())
     try:
@@ -132,9 +135,55 @@ async def test_a_subscriber_whose_buffer_overflows_is_dropped(db: Database) -> N
         await first
         for number in range(3):  # nobody takes them
             await _record(db, events.ORDER_EVENT, AuftNr=str(number))
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.6)  # the feed's patience (0.3 s) for the third is over
         with pytest.raises(SlowConsumer):
             await _take(stream, 1)
+
+
+async def _record_burst(db: Database, count: int) -> list[int]:
+    """Events committed together, as an import's are: one poll finds them all."""
+
+    async def work(session: AsyncSession) -> list[int]:
+        return [await events.add(session, events.ORDER_EVENT, "shop-client", AuftNr=str(n)) for n in range(count)]
+
+    return await db.write(work)
+
+
+async def _keep_taking(stream: AsyncGenerator[LiveEvent, None], count: int) -> list[int]:
+    taken = []
+    async with asyncio.timeout(10):
+        for _ in range(count):
+            taken.append((await anext(stream)).id)
+            await asyncio.sleep(0.001)  # a client that sends each event on before it takes the next
+    return taken
+
+
+async def test_a_burst_larger_than_the_buffer_reaches_a_subscriber_that_keeps_taking(db: Database) -> None:
+    # 40 events found by one poll, a buffer of 5: the feed waits for room instead of dropping the subscriber.
+    async with _hub(db, buffer=5, patience=5.0) as hub:
+        stream = hub.subscribe((events.ORDER_EVENT,))
+        pending = asyncio.ensure_future(_keep_taking(stream, 40))
+        await asyncio.sleep(0.1)
+        burst = await _record_burst(db, 40)
+        assert await pending == burst
+        await stream.aclose()
+
+
+async def test_a_subscriber_that_takes_nothing_holds_the_others_up_for_its_patience_only(db: Database) -> None:
+    async with _hub(db, buffer=5, patience=0.3) as hub:
+        stuck = hub.subscribe((events.ORDER_EVENT,))
+        taking = hub.subscribe((events.ORDER_EVENT,))
+        first = asyncio.ensure_future(_take(stuck, 1))  # joined, then takes nothing more
+        pending = asyncio.ensure_future(_keep_taking(taking, 21))
+        await asyncio.sleep(0.1)
+        started = time.monotonic()
+        burst = await _record_burst(db, 21)
+        await first
+        assert await pending == burst
+        assert time.monotonic() - started < 3
+        with pytest.raises(SlowConsumer):
+            await _take(stuck, 1)
+        await taking.aclose()
 
 
 async def test_failed_polls_are_logged_when_they_start_and_when_the_feed_reads_again(

@@ -68,15 +68,16 @@ def short_token(server: GatewayServer, name: str, lifetime: int) -> str:
     return TokenIssuer(SECRET_KEY, lifetime).issue(name, ("shop",), asyncio.run(version()))
 
 
-def record_together(server: GatewayServer, count: int) -> None:
-    """`count` order events committed in one transaction: a feed reads them in one poll, as a burst."""
+def record_together(server: GatewayServer, count: int, *, width: int = 0) -> None:
+    """`count` order events committed in one transaction: a feed reads them in one poll, as a burst. `width`:
+    characters added to each order number, for events of some size."""
 
     async def record() -> None:
         db = create_database(server.database.url)
 
         async def work(session: AsyncSession) -> None:
             for number in range(count):
-                await events.add(session, events.ORDER_EVENT, SHOP, AuftNr=f"burst-{number}")
+                await events.add(session, events.ORDER_EVENT, SHOP, AuftNr=f"burst-{number}" + "x" * width)
 
         try:
             await db.write(work)

@@ -6,7 +6,6 @@ limits are held as on every request."""
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 import time
 from typing import Any
@@ -167,16 +166,12 @@ def test_a_token_that_expires_ends_its_connection(server: GatewayServer) -> None
         assert time.monotonic() - started < 3 + 1 + 5
 
 
-def test_a_subscriber_that_falls_behind_its_buffer_is_closed_as_a_slow_consumer(server: GatewayServer) -> None:
+def test_a_burst_larger_than_the_buffer_reaches_a_subscriber_that_reads(server: GatewayServer) -> None:
+    # 12 events found by one poll, GATEWAY_LIVE_BUFFER 5: the feed waits for room instead of dropping the
+    # subscriber (the slow ones: test_slow_consumers.py).
     with connected(server.base_url, server.token(SHOP, SECRET)) as client:
         operation = client.subscribe(ORDER_EVENTS)
         time.sleep(0.5)
-        shop.record_together(server, 1)
-        assert client.events(operation, 1)[0]["orderNumber"] == "burst-0"
-        shop.record_together(server, 8)  # GATEWAY_LIVE_BUFFER is 5
-        assert client.closed_with() == (4413, "Slow consumer: events came faster than they were read")
-    metrics = shop.metrics_text(server)
-    dropped = re.search(r'^gateway_live_connections_dropped_total\{reason="slow"\} (\S+)', metrics, re.M)
-    assert dropped is not None and float(dropped.group(1)) >= 1
-    sent = re.search(r"^gateway_live_events_sent_total (\S+)", metrics, re.M)
-    assert sent is not None and float(sent.group(1)) >= 1
+        shop.record_together(server, 12)
+        burst = [event["orderNumber"] for event in client.events(operation, 12)]
+        assert burst == [f"burst-{number}" for number in range(12)]
