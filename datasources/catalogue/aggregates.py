@@ -13,11 +13,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, case, func, null, select
 
-from datasources.catalogue.facets import FacetColumn, facet_column, matching
+from datasources.catalogue.facets import ARTICLE_ID, FacetColumn, facet_column, matching
 from datasources.catalogue.filters import ArticleFilter, FilterShape, condition_values
 from datasources.catalogue.list_price import PriceView, list_price, price_values
 from datasources.catalogue.stock import has_available_stock, stock_in_base_units
-from datasources.models import Article
 from datasources.reads import Query, Reads, record_columns
 
 
@@ -58,16 +57,17 @@ def _bucket(
 @lru_cache(maxsize=256)
 def _statistics_query(shape: FilterShape, chain: int, group_by: FacetColumn | None) -> Query:
     bucket: ColumnElement[Any] = facet_column(group_by) if group_by is not None else null()
-    available = case((has_available_stock(Article.id), 1), else_=0)
+    available = case((has_available_stock(ARTICLE_ID), 1), else_=0)
     per_article = (
         matching(
             [
                 bucket.label("bucket"),
-                list_price(chain).label("price"),
-                stock_in_base_units(Article.id).label("stock"),
+                list_price(chain, ARTICLE_ID).label("price"),
+                stock_in_base_units(ARTICLE_ID).label("stock"),
                 available.label("available"),
             ],
             shape,
+            article=group_by is not None,
         )
         .cte("per_article")
         .prefix_with("MATERIALIZED")

@@ -1,8 +1,10 @@
 """Counts of the exposed articles a filter matches, per value of a column, per availability, per price band.
 
 Each family is one statement over the rows the filter's count reads (articles.count_articles: the exposing
-attribute's index, joined with the article where a condition needs it), grouped in the database; only the
-groups come back. The statements are compiled once per filter shape (filters.py) and family.
+attribute's index, joined with the article where a condition or the family's column needs it), grouped in the
+database; only the groups come back. An article's price and stock are looked up by the attribute's article id,
+from indexes that hold what the lookups read (migration 0015). The statements are compiled once per filter
+shape (filters.py) and family.
 """
 
 from __future__ import annotations
@@ -54,10 +56,20 @@ class BandCount:
     count: int
 
 
-def matching(columns: Sequence[Any], shape: FilterShape) -> Select[Any]:
-    """`columns` over the exposed articles matching a filter of `shape` (the rows its count reads)."""
-    stmt = select(*columns).select_from(ArticleAttribute).join(Article, Article.id == ArticleAttribute.article_id)
-    return stmt.where(ArticleAttribute.key == phkeys.EXPOSED, *conditions(shape))
+# The matching article's id in `matching`'s columns: the attribute's, which needs no read of the article.
+ARTICLE_ID = ArticleAttribute.article_id
+
+
+def matching(columns: Sequence[Any], shape: FilterShape, *, article: bool = False) -> Select[Any]:
+    """`columns` over the exposed articles matching a filter of `shape` (the rows its count reads). `article`:
+    whether the columns read the `article` row; those that need only its id use ARTICLE_ID. The row is joined
+    when they do or a condition does: every attribute has its article (its foreign key), so the join keeps the
+    rows the count (read without it) counts."""
+    stmt = select(*columns).select_from(ArticleAttribute)
+    given = conditions(shape)
+    if article or given:
+        stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id)
+    return stmt.where(ArticleAttribute.key == phkeys.EXPOSED, *given)
 
 
 async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> list[ValueCount]:
@@ -70,20 +82,22 @@ async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> 
 @lru_cache(maxsize=256)
 def _value_query(shape: FilterShape, facet: FacetColumn) -> Query:
     column = facet_column(facet)
-    return Query(matching([column, func.count()], shape).group_by(column), scan=True)
+    return Query(matching([column, func.count()], shape, article=True).group_by(column), scan=True)
 
 
 async def availability_counts(reads: Reads, flt: ArticleFilter) -> list[ValueCount]:
     """How many match with stock available (True) and without (False); a value none has is left out."""
-    rows = await reads.rows(_availability_query(FilterShape.of(flt)), **condition_values(flt))
-    found = {bool(value): int(count) for value, count in rows}
-    return [ValueCount(value, found[value]) for value in (True, False) if found.get(value)]
+    ((total, available),) = await reads.rows(_availability_query(FilterShape.of(flt)), **condition_values(flt))
+    found = {True: int(available or 0), False: int(total) - int(available or 0)}
+    return [ValueCount(value, found[value]) for value in (True, False) if found[value]]
 
 
 @lru_cache(maxsize=256)
 def _availability_query(shape: FilterShape) -> Query:
-    flags = matching([case((has_available_stock(Article.id), 1), else_=0).label("available")], shape).subquery()
-    return Query(select(flags.c.available, func.count()).group_by(flags.c.available), scan=True)
+    """How many match, and how many of them have stock available: one row, each article's stock probed once
+    (grouped by the flag, SQLite probed it for the group's key and again for its value)."""
+    available = func.sum(case((has_available_stock(ARTICLE_ID), 1), else_=0))
+    return Query(matching([func.count(), available], shape), scan=True)
 
 
 def _price_view_values(flt: ArticleFilter, view: PriceView) -> dict[str, Any]:
@@ -103,7 +117,7 @@ async def price_range(reads: Reads, flt: ArticleFilter, view: PriceView) -> Pric
 def _prices(shape: FilterShape, chain: int) -> CTE:
     """The matching articles' list prices, read once each: a flattened subquery would repeat the price's
     lookups in every expression that uses it."""
-    return matching([list_price(chain).label("price")], shape).cte("prices").prefix_with("MATERIALIZED")
+    return matching([list_price(chain, ARTICLE_ID).label("price")], shape).cte("prices").prefix_with("MATERIALIZED")
 
 
 @lru_cache(maxsize=256)
