@@ -1,11 +1,10 @@
 """Counts of the exposed articles a filter matches, per value of a column, per availability, per price band.
 
 Each family is one statement over the rows the filter's count reads (articles.count_articles: the exposing
-attribute's index, joined with the article where a condition needs it; without conditions, a group's or class's
-counts read the article list's index of that column, `matching`), grouped in the database; only the groups come
-back. An article's price and stock are looked up by its id, from indexes that hold what the lookups read
-(migration 0015). The statements are compiled once per filter
-shape (filters.py) and family.
+attribute's index, joined with the article where a condition needs it; without conditions, a group's or
+class's counts read the article list's index of that column: `matching`), grouped in the database; only the
+groups come back. An article's price and stock are looked up by its id, from indexes that hold what the
+lookups read (migration 0015). The statements are compiled once per filter shape (filters.py) and family.
 """
 
 from __future__ import annotations
