@@ -11,13 +11,12 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, case, func, null, select
+from sqlalchemy import case, func, select
 
-from datasources.catalogue.facets import FacetColumn, facet_column, matching
+from datasources.catalogue.facets import FacetColumn, Matched, matching
 from datasources.catalogue.filters import ArticleFilter, FilterShape, condition_values
 from datasources.catalogue.list_price import PriceView, list_price, price_values
 from datasources.catalogue.stock import has_available_stock, stock_in_base_units
-from datasources.models import Article
 from datasources.reads import Query, Reads, record_columns
 
 
@@ -57,21 +56,15 @@ def _bucket(
 
 @lru_cache(maxsize=256)
 def _statistics_query(shape: FilterShape, chain: int, group_by: FacetColumn | None) -> Query:
-    bucket: ColumnElement[Any] = facet_column(group_by) if group_by is not None else null()
-    available = case((has_available_stock(Article.id), 1), else_=0)
-    per_article = (
-        matching(
-            [
-                bucket.label("bucket"),
-                list_price(chain).label("price"),
-                stock_in_base_units(Article.id).label("stock"),
-                available.label("available"),
-            ],
-            shape,
-        )
-        .cte("per_article")
-        .prefix_with("MATERIALIZED")
-    )
+    def per_article_columns(matched: Matched) -> list[Any]:
+        return [
+            matched.value.label("bucket"),
+            list_price(chain, matched.article_id).label("price"),
+            stock_in_base_units(matched.article_id).label("stock"),
+            case((has_available_stock(matched.article_id), 1), else_=0).label("available"),
+        ]
+
+    per_article = matching(per_article_columns, shape, group_by).cte("per_article").prefix_with("MATERIALIZED")
     c = per_article.c
     columns = record_columns(
         Bucket,

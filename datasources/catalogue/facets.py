@@ -1,26 +1,28 @@
 """Counts of the exposed articles a filter matches, per value of a column, per availability, per price band.
 
 Each family is one statement over the rows the filter's count reads (articles.count_articles: the exposing
-attribute's index, joined with the article where a condition needs it), grouped in the database; only the
-groups come back. The statements are compiled once per filter shape (filters.py) and family.
+attribute's index, joined with the article where a condition needs it; without conditions, a group's or
+class's counts read the article list's index of that column: `matching`), grouped in the database; only the
+groups come back. An article's price and stock are looked up by its id, from indexes that hold what the
+lookups read (migration 0015). The statements are compiled once per filter shape (filters.py) and family.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import CTE, ColumnElement, Select, bindparam, case, func, select
+from sqlalchemy import CTE, ColumnElement, Select, bindparam, case, func, null, select
 
 from datasources import phkeys
 from datasources.catalogue.filters import ArticleFilter, FilterShape, condition_values, conditions
 from datasources.catalogue.list_price import PriceView, list_price, price_values
 from datasources.catalogue.stock import has_available_stock
-from datasources.models import Article, ArticleAttribute
+from datasources.models import Article, ArticleAttribute, ArticleListing
 from datasources.models.base import Money
 from datasources.reads import Query, Reads
 
@@ -54,10 +56,34 @@ class BandCount:
     count: int
 
 
-def matching(columns: Sequence[Any], shape: FilterShape) -> Select[Any]:
-    """`columns` over the exposed articles matching a filter of `shape` (the rows its count reads)."""
-    stmt = select(*columns).select_from(ArticleAttribute).join(Article, Article.id == ArticleAttribute.article_id)
-    return stmt.where(ArticleAttribute.key == phkeys.EXPOSED, *conditions(shape))
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A matching article as `matching`'s columns read it: its id, and the facet's column where one is asked."""
+
+    article_id: ColumnElement[int]
+    value: ColumnElement[Any]  # the facet's column; NULL when none is asked
+
+
+def matching(
+    columns: Callable[[Matched], Sequence[Any]], shape: FilterShape, facet: FacetColumn | None = None
+) -> Select[Any]:
+    """`columns` over the exposed articles matching a filter of `shape` (the rows its count reads), with
+    `facet`'s column. With conditions: the exposing attribute's index joined with the article, as the count
+    reads them. Without: the attribute's index alone, or, for a facet's column, the article list's copies of
+    the exposure and the column (`article_listing`, models/article_order.py), whose index on (exposure, column)
+    holds the facet's rows in order. Every attribute has its article (its foreign key), and the list's
+    exposure is the attribute's (its triggers write both in the same statement): each reads the same articles."""
+    given = conditions(shape)
+    if given:
+        value = facet_column(facet) if facet is not None else null()
+        stmt = select(*columns(Matched(ArticleAttribute.article_id.expression, value))).select_from(ArticleAttribute)
+        stmt = stmt.join(Article, Article.id == ArticleAttribute.article_id)
+        return stmt.where(ArticleAttribute.key == phkeys.EXPOSED, *given)
+    if facet is not None:
+        listed = (ArticleListing.group if facet is FacetColumn.GROUP else ArticleListing.article_class).expression
+        return select(*columns(Matched(ArticleListing.article_id.expression, listed))).where(ArticleListing.exposed)
+    stmt = select(*columns(Matched(ArticleAttribute.article_id.expression, null()))).select_from(ArticleAttribute)
+    return stmt.where(ArticleAttribute.key == phkeys.EXPOSED)
 
 
 async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> list[ValueCount]:
@@ -69,21 +95,26 @@ async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> 
 
 @lru_cache(maxsize=256)
 def _value_query(shape: FilterShape, facet: FacetColumn) -> Query:
-    column = facet_column(facet)
-    return Query(matching([column, func.count()], shape).group_by(column), scan=True)
+    stmt = matching(lambda matched: [matched.value, func.count()], shape, facet)
+    return Query(stmt.group_by(stmt.selected_columns[0]), scan=True)
 
 
 async def availability_counts(reads: Reads, flt: ArticleFilter) -> list[ValueCount]:
     """How many match with stock available (True) and without (False); a value none has is left out."""
-    rows = await reads.rows(_availability_query(FilterShape.of(flt)), **condition_values(flt))
-    found = {bool(value): int(count) for value, count in rows}
-    return [ValueCount(value, found[value]) for value in (True, False) if found.get(value)]
+    ((total, available),) = await reads.rows(_availability_query(FilterShape.of(flt)), **condition_values(flt))
+    found = {True: int(available or 0), False: int(total) - int(available or 0)}
+    return [ValueCount(value, found[value]) for value in (True, False) if found[value]]
 
 
 @lru_cache(maxsize=256)
 def _availability_query(shape: FilterShape) -> Query:
-    flags = matching([case((has_available_stock(Article.id), 1), else_=0).label("available")], shape).subquery()
-    return Query(select(flags.c.available, func.count()).group_by(flags.c.available), scan=True)
+    """How many match, and how many of them have stock available: one row, each article's stock probed once
+    (grouped by the flag, SQLite probed it for the group's key and again for its value)."""
+
+    def columns(matched: Matched) -> list[Any]:
+        return [func.count(), func.sum(case((has_available_stock(matched.article_id), 1), else_=0))]
+
+    return Query(matching(columns, shape), scan=True)
 
 
 def _price_view_values(flt: ArticleFilter, view: PriceView) -> dict[str, Any]:
@@ -103,7 +134,8 @@ async def price_range(reads: Reads, flt: ArticleFilter, view: PriceView) -> Pric
 def _prices(shape: FilterShape, chain: int) -> CTE:
     """The matching articles' list prices, read once each: a flattened subquery would repeat the price's
     lookups in every expression that uses it."""
-    return matching([list_price(chain).label("price")], shape).cte("prices").prefix_with("MATERIALIZED")
+    prices = matching(lambda m: [list_price(chain, m.article_id).label("price")], shape)
+    return prices.cte("prices").prefix_with("MATERIALIZED")
 
 
 @lru_cache(maxsize=256)

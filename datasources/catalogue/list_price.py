@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, bindparam, func, null, select
+from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.models import Article, Price
 
@@ -32,12 +33,16 @@ class PriceView:
             raise ValueError(f"a price-list chain has at most {MAX_CHAIN} lists")
 
 
-def list_price(chain: int) -> ColumnElement[Any]:
-    """The list price of the `article` row for a chain of `chain` lists (its values: price_values)."""
+ArticleId = ColumnElement[int] | InstrumentedAttribute[int]
+
+
+def list_price(chain: int, article_id: ArticleId = Article.id) -> ColumnElement[Any]:
+    """The list price of the article `article_id` (by default the `article` row's) for a chain of `chain`
+    lists (its values: price_values). Each lookup is the first entry of the price index (migration 0015)."""
     lookups = [
         select(func.min(Price.amount))
         .where(
-            Price.article_id == Article.id,
+            Price.article_id == article_id,
             Price.currency == bindparam("price_currency"),
             Price.price_list_id == bindparam(f"price_list_{index}"),
             Price.packaging_unit.is_(None),

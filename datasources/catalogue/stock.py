@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 
-from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
 from datasources.catalogue.records import StockRecord
@@ -28,12 +28,13 @@ def _net_quantity() -> ColumnElement[Decimal]:
 
 
 def has_available_stock(article_id: ColumnElement[int] | InstrumentedAttribute[int]) -> ColumnElement[bool]:
-    """True when some released warehouse holds a positive quantity after reservations."""
-    return exists().where(
-        Stock.article_id == article_id,
-        Stock.warehouse_id == Warehouse.id,
-        Warehouse.released,
-        _net_quantity() > 0,
+    """True when some released warehouse holds a positive quantity after reservations. It selects a column of
+    the stock index (not EXISTS (SELECT *), which SQLite reads as needing the table's rows)."""
+    return (
+        select(Stock.article_id)
+        .where(Stock.article_id == article_id, Stock.warehouse_id == Warehouse.id, Warehouse.released)
+        .where(_net_quantity() > 0)
+        .exists()
     )
 
 

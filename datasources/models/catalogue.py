@@ -140,7 +140,9 @@ class Price(Base):
     min_quantity: Mapped[Decimal] = mapped_column(Quantity, default=Decimal(1))  # AbAnzahl
     amount: Mapped[Decimal] = mapped_column()  # PreisList
     modified_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    __table_args__ = (Index("ix_price_lookup", "article_id", "currency", "price_list_id"),)
+    # The list price (list_price.py) is the first entry of (article, currency, list, no unit): read from the
+    # index alone (migration 0015).
+    __table_args__ = (Index("ix_price_amount", "article_id", "currency", "price_list_id", "packaging_unit", "amount"),)
 
 
 class Warehouse(Base):
@@ -156,12 +158,16 @@ class Warehouse(Base):
 class Stock(Base):
     __tablename__ = "stock"
     id: Mapped[int] = mapped_column(primary_key=True)
-    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"), index=True)
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"))
     warehouse_id: Mapped[int] = mapped_column(ForeignKey("warehouse.id"))
     packaging_unit: Mapped[str | None] = mapped_column(String(30))
     stock_range: Mapped[str | None] = mapped_column(String(15))  # Bereich
     on_hand: Mapped[Decimal] = mapped_column(Quantity, default=Decimal(0))
-    __table_args__ = (UniqueConstraint("article_id", "warehouse_id", "packaging_unit", "stock_range"),)
+    __table_args__ = (
+        UniqueConstraint("article_id", "warehouse_id", "packaging_unit", "stock_range"),
+        # An article's net stock (stock.py) read from the index alone (migration 0015).
+        Index("ix_stock_quantity", "article_id", "warehouse_id", "packaging_unit", "on_hand"),
+    )
 
 
 class Reservation(Base):
@@ -169,10 +175,13 @@ class Reservation(Base):
 
     __tablename__ = "reservation"
     id: Mapped[int] = mapped_column(primary_key=True)
-    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"), index=True)
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"))
     warehouse_id: Mapped[int] = mapped_column(ForeignKey("warehouse.id"))
     packaging_unit: Mapped[str | None] = mapped_column(String(30))
     quantity: Mapped[Decimal] = mapped_column(Quantity)
+    # The reservations of a stock row (article, warehouse, unit) and their quantities, from the index alone
+    # (migration 0015).
+    __table_args__ = (Index("ix_reservation_quantity", "article_id", "warehouse_id", "packaging_unit", "quantity"),)
 
 
 class Declaration(Base):

@@ -168,3 +168,11 @@ async def test_lookups_and_pages_keep_a_generic_plan_on_postgresql(db: Database)
         "force_generic_plan",
         "auto",
     ]
+
+
+@pytest.mark.skipif(databases.backend() != "postgresql", reason="PostgreSQL's JIT")
+async def test_reads_never_compile_a_plan_on_postgresql(db: Database) -> None:
+    """A count over the catalogue passes JIT's cost threshold, and compiling it took longer than running it."""
+    jit = select(func.current_setting("jit"))
+    scan, lookup = db.reads.rows(Query(jit, scan=True)), db.reads.rows(Query(jit))
+    assert [(await scan)[0][0], (await lookup)[0][0]] == ["off", "off"]
