@@ -139,11 +139,14 @@ async def _on_server(server: URL, statement: str) -> None:
         await admin.dispose()
 
 
+BUILD_STATEMENT = 900.0  # seconds a statement of the build may take
+
+
 async def build_catalogue(url: str, articles_count: int, timeouts: Timeouts | None = None) -> tuple[Database, float]:
-    """A migrated demo catalogue; `timeouts`: the database's (a bulk load's VACUUM on PostgreSQL takes longer
-    than a request's statement on a busy machine)."""
+    """A migrated demo catalogue; `timeouts`: the database's, by default a bulk load's (its VACUUM on PostgreSQL
+    takes longer than a request's statement: past 10 s at 200,000 articles on a busy machine)."""
     started = time.perf_counter()
-    db = create_database(url, timeouts=timeouts or Timeouts())
+    db = create_database(url, timeouts=timeouts or Timeouts(statement=BUILD_STATEMENT))
     await migrate.upgrade(db.engine)
     if not await demo.fill_demo(db.engine, articles=articles_count, customers=200, seed=1):
         raise SystemExit("the new database already has articles")
