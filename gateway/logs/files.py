@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from gateway.logs.formats import formatter
+from gateway.logs.formats import formatter, lean_records
 from gateway.logs.guard import NAMESPACE, drop_listeners, guard
 from gateway.logs.sinks import ConsoleSink, FileSink, Sink
 from gateway.logs.writer import LogWriter, QueuedHandler
@@ -54,6 +54,7 @@ class LogFiles:
 
     def open(self) -> None:
         guard()
+        lean_records()
         drop_listeners.append(self._count_drop)
         if self.log_dir != LOG_TO_CONSOLE:
             # Should the directory not be made, its lines are counted as dropped until it can be.
