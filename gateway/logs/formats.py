@@ -45,11 +45,11 @@ def timestamp(created: float) -> str:
 
 
 def lean_records() -> None:
-    """Log records without what neither form of line shows: the caller's file and line (a walk up the stack
-    for every line), the thread's and the process's names. About half of what logging a line costs the event
-    loop (the access log's line on every request); logging's documented switches, for the whole process."""
+    """Log records without what no line shows: the caller's file and line (a walk up the stack for every
+    line) and the process's names. About half of what logging a line costs the event loop (the access log's
+    line on every request); logging's documented switches, for the whole process. The thread stays: the
+    e-invoice extraction collects pypdf's warnings of its own thread (datasources/einvoice/pdf.py)."""
     logging._srcfile = None
-    logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
 

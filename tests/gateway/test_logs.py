@@ -18,11 +18,14 @@ from asgi_lifespan import LifespanManager
 from sqlalchemy.engine import make_url
 
 from datasources.database import Timeouts
+from datasources.einvoice import EInvoiceError, extract
 from gateway.app import create_app
 from gateway.logs import LogFiles, current_request_id
+from gateway.logs.formats import lean_records
 from gateway.settings import Settings
 from schema.execution import Executor
 from tests import databases
+from tests.datasources.einvoice.samples import EXTRACT, sample
 from tests.factories import Factory
 from tests.http import body
 from tests.logs import logged
@@ -216,3 +219,12 @@ def test_a_json_line_has_the_request_id_and_the_traceback(tmp_path: Path) -> Non
     assert entry["request_id"] == "json-traceback-1"
     assert entry["exception"].startswith("Traceback (most recent call last):")
     assert entry["exception"].endswith("RuntimeError: a bug\nin two lines")
+
+
+def test_lean_records_keep_the_thread_the_einvoice_extraction_collects_by() -> None:
+    # Once a worker's logs are open (gateway/logs/formats.py lean_records), the extraction still hears
+    # pypdf's warnings of its own thread (datasources/einvoice/pdf.py).
+    lean_records()
+    with pytest.raises(EInvoiceError) as raised:
+        extract(sample(EXTRACT / "truncated-15-bytes.pdf"), [])
+    assert any(line.startswith("pypdf: ") for line in raised.value.log)
