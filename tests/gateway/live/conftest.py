@@ -3,6 +3,7 @@ order and customer events enabled and the users they act as."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,11 +24,11 @@ ENV = {
 }
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
-    directory: Path = tmp_path_factory.mktemp("live")
+@contextlib.contextmanager
+def live_server(directory: Path, *, workers: int = 2, env: dict[str, str] | None = None) -> Iterator[GatewayServer]:
+    """A started `gateway serve` with the demo's articles, order events enabled and the live tests' users."""
     database = ServerDatabase.create(directory)
-    site = GatewayServer(directory, database, ["--workers", "2", "--no-demo"], ENV)
+    site = GatewayServer(directory, database, ["--workers", str(workers), "--no-demo"], {**ENV, **(env or {})})
     try:
         site.run_cli("demo", "--articles", "3", "--customers", "0")
         site.run_cli("attributes", "set", "RESTEVENTS", "*")
@@ -37,3 +38,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
     finally:
         site.stop()
         database.drop()
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
+    with live_server(tmp_path_factory.mktemp("live")) as site:
+        yield site

@@ -15,16 +15,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.gateway.live import shop
 from tests.gateway.live.client import ORDER_EVENTS
-from tests.gateway.live.conftest import ENV
-from tests.gateway.live.shop import SECRET, SHOP, USERS
+from tests.gateway.live.conftest import live_server
+from tests.gateway.live.shop import SECRET, SHOP
 from tests.gateway.live.sse_client import subscribed
-from tests.server import GatewayServer, ServerDatabase
+from tests.server import GatewayServer
 
 # More than the sockets between the gateway and a client that does not read hold (the gateway's send buffer
 # grows to 4 MB): some 8 MB of events.
@@ -34,18 +33,9 @@ STALL = 8.0  # seconds the client does not read: the writes wait, then the feed'
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayServer]:
-    directory: Path = tmp_path_factory.mktemp("slow")
-    database = ServerDatabase.create(directory)
-    env = {**ENV, "GATEWAY_LIVE_IDLE_SECONDS": "60"}
-    site = GatewayServer(directory, database, ["--workers", "1", "--no-demo"], env)
-    try:
-        site.run_cli("demo", "--articles", "3", "--customers", "0")
-        for name, scope in USERS:
-            site.add_user(name, SECRET, scope)
-        yield site.start()
-    finally:
-        site.stop()
-        database.drop()
+    idle = {"GATEWAY_LIVE_IDLE_SECONDS": "60"}
+    with live_server(tmp_path_factory.mktemp("slow"), workers=1, env=idle) as site:
+        yield site
 
 
 def test_an_event_stream_that_stops_reading_ends_as_a_slow_consumer(server: GatewayServer) -> None:
