@@ -5,10 +5,12 @@ measures, each kept by a loaded 2-core machine:
 
 - the event loop's time for one document: the server's own CPU time (its processes' in /proc) per document,
   sent one after the other; it does not grow when other processes take the cores, as wall time does;
-- /healthz meanwhile: asked over and over while two clients send the documents at once, its longest wait,
-  against the longest beside trivial documents sent the same way, with the loop's time for a document of
+- /healthz meanwhile: asked over and over while two clients send the documents at once, its third-longest
+  wait, against the same beside trivial documents sent the same way, with the loop's time for a document of
   each client and 100 ms to spare, for each share of a core the server did not get (wall time over the
-  server's CPU time while the documents were sent).
+  server's CPU time while the documents were sent). A stall shows at every one of the eight documents; one
+  or two long waits can be the scheduler's alone (CI once saw a 0.37 s wait against 0.35 allowed, with the
+  server 1.2x starved on average), the third is not.
 
 Before: the 1,200-field document took 0.7-3 s of the loop for each (graphql-core's overlap rule compared every
 pair of its fields), and 29 walks of the schema ~2 s; /healthz waited as long."""
@@ -117,7 +119,7 @@ def server_cpu_seconds(server: GatewayServer) -> float:
 @dataclass
 class Run:
     responses: list[httpx.Response]
-    longest_health_wait: float
+    health_wait: float  # the third-longest: see the module's docstring
     starved: float  # wall time over the server's CPU time: 1 when it had a core to itself
 
 
@@ -133,7 +135,7 @@ def run(gateway: Gateway, document: str) -> Run:
     with health.probing(), concurrent.futures.ThreadPoolExecutor(max_workers=SENDERS) as pool:
         responses = [response for sent in pool.map(sender, range(SENDERS)) for response in sent]
     cpu, wall = server_cpu_seconds(gateway.server) - cpu, time.monotonic() - wall
-    return Run(responses, max(health.waits), max(1.0, wall / max(cpu, 0.01)))
+    return Run(responses, sorted(health.waits)[-3], max(1.0, wall / max(cpu, 0.01)))
 
 
 def cpu_per_document(gateway: Gateway, document: str, check: Callable[[httpx.Response], None]) -> float:
@@ -155,8 +157,8 @@ def assert_no_stall(gateway: Gateway, document: str, check: Callable[[httpx.Resp
         check(response)
     # /healthz may wait for a document of each sender (the loop runs each through at once), however fast the
     # machine makes them, and HEALTH_ALLOWANCE more, for each share of a core the server did not get.
-    allowed = (SENDERS * loop_time + HEALTH_ALLOWANCE) * hostile.starved + trivial.longest_health_wait
-    assert hostile.longest_health_wait < allowed, (hostile, trivial.longest_health_wait)
+    allowed = (SENDERS * loop_time + HEALTH_ALLOWANCE) * hostile.starved + trivial.health_wait
+    assert hostile.health_wait < allowed, (hostile, trivial.health_wait)
 
 
 def test_a_selection_repeated_1200_times_does_not_stall_the_worker(gateway: Gateway) -> None:
