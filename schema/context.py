@@ -55,7 +55,9 @@ class Context:
     def aggregates(self) -> CheckedAggregates:
         # The process's kept facets and statistics, checked against the change stamps once per request.
         postgresql = self.db.engine.dialect.name == "postgresql"
-        return CheckedAggregates(self.db.aggregates, self.db.reads, postgresql=postgresql)
+        return CheckedAggregates(
+            self.db.aggregates, self.db.reads, postgresql=postgresql, retention=self.changes_retention
+        )
 
     @cached_property
     def batches(self) -> FieldBatches:

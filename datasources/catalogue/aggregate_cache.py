@@ -15,6 +15,9 @@ a change committed meanwhile is both counted and seen as new at the next check, 
 other way round.
 
 Each process keeps its own (N gateways, N caches, each checked against the same stamps), bounded in entries.
+
+The whole catalogue's answers (no filter condition) are not dropped but corrected: the digests (digest.py)
+read the articles a change names, once this check has seen it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ from typing import Any, TypeVar
 from sqlalchemy import String, bindparam, exists, literal_column, select, text
 
 from datasources.catalogue.change_log import SEEN
+from datasources.catalogue.digest import Digests
+from datasources.catalogue.digest_tally import Tallies
+from datasources.catalogue.list_price import PriceView
 from datasources.models import ArticleChange
 from datasources.reads import Query, Reads
 
@@ -45,7 +51,8 @@ _POSTGRESQL_PROBE = Query(
     select(
         literal_column("CAST(pg_current_snapshot() AS text)", type_=String()),
         exists(select(ArticleChange.article_id).where(_NOT_SEEN)),
-    )
+    ),
+    ranged=True,  # the transactions after the last check's snapshot
 )
 
 
@@ -61,6 +68,8 @@ class AggregateCache:
         # the same request, as priceBands and withoutPrice both ask the price range, or another request)
         # waits for that count instead of making it again.
         self._counting: dict[tuple[int, Hashable], asyncio.Future[Any]] = {}
+        # The whole catalogue's sums, corrected by each change rather than dropped (digest.py).
+        self.digests = Digests()
 
     async def check(self, reads: Reads, *, postgresql: bool) -> int:
         """Whether the catalogue changed since the last check, in one statement; drops every answer kept when
@@ -118,17 +127,27 @@ class CheckedAggregates:
 
     RECHECK = 0.5
 
-    def __init__(self, cache: AggregateCache, reads: Reads, *, postgresql: bool) -> None:
+    def __init__(self, cache: AggregateCache, reads: Reads, *, postgresql: bool, retention: float) -> None:
         self._cache = cache
         self._reads = reads
         self._postgresql = postgresql
+        self._retention = retention  # the change feed's (digest.py reads it)
         self._checked: asyncio.Task[int] | None = None
         self._checked_at = 0.0
 
     async def answer(self, question: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+        return await self._cache.answer(await self._generation(), question, compute)
+
+    async def tallies(self, view: PriceView) -> Tallies:
+        """The whole catalogue's sums in the view, as of this request's check."""
+        generation = await self._generation()
+        return await self._cache.digests.tallies(
+            self._reads, view, generation, postgresql=self._postgresql, retention=self._retention
+        )
+
+    async def _generation(self) -> int:
         now = asyncio.get_running_loop().time()
         if self._checked is None or now - self._checked_at > self.RECHECK:
             self._checked = asyncio.ensure_future(self._cache.check(self._reads, postgresql=self._postgresql))
             self._checked_at = now
-        generation = await asyncio.shield(self._checked)
-        return await self._cache.answer(generation, question, compute)
+        return await asyncio.shield(self._checked)

@@ -7,6 +7,7 @@ per bucket in the database.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -36,7 +37,11 @@ async def statistics(reads: Reads, flt: ArticleFilter, view: PriceView, group_by
     of them (none when nothing matches)."""
     query = _statistics_query(FilterShape.of(flt), len(view.price_list_ids), group_by)
     rows = await reads.rows(query, **{**condition_values(flt), **price_values(view)})
-    buckets = [_bucket(*row) for row in rows]
+    return ordered_buckets(_bucket(*row) for row in rows)
+
+
+def ordered_buckets(buckets: Iterable[Bucket]) -> list[Bucket]:
+    """Most articles first, then by value, those without one first."""
     return sorted(buckets, key=lambda b: (-b.articles, b.value is not None, b.value or ""))
 
 

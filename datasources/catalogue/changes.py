@@ -129,6 +129,9 @@ def _sqlite_feed() -> Query:
         .where(log.seq >= bindparam("position", type_=BigInteger()), log.article_id.is_not(None))
         .group_by(log.article_id)
         .cte("tail")
+        # Materialised once for both branches, SQLite scanned the whole article_change into a Bloom filter for
+        # the join below (0.8 ms at 20,000 articles, 14 at 200,000); made for each, the tail costs µs.
+        .prefix_with("NOT MATERIALIZED", dialect="sqlite")
     )
     settled = (
         select(*_COLUMNS, ArticleChange.position)
@@ -153,7 +156,8 @@ def _sqlite_feed() -> Query:
 
 _SQLITE_FEED = _sqlite_feed()
 _POSTGRESQL_FEED = Query(
-    select(*_COLUMNS, ArticleChange.position).where(_IN_WINDOW, _AFTER).order_by(*_ORDER).limit(_LIMIT)
+    select(*_COLUMNS, ArticleChange.position).where(_IN_WINDOW, _AFTER).order_by(*_ORDER).limit(_LIMIT),
+    ranged=True,  # the transactions after `since`: few, when the feed is read often
 )
 _SQLITE_NOW = GREATEST
 _POSTGRESQL_NOW = Query(select(literal_column("CAST(pg_current_snapshot() AS text)")))

@@ -9,7 +9,7 @@ lookups read (migration 0015). The statements are compiled once per filter shape
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -89,7 +89,11 @@ def matching(
 async def value_counts(reads: Reads, flt: ArticleFilter, facet: FacetColumn) -> list[ValueCount]:
     """Per value of the column (None for articles without one), how many match; most first, then by value."""
     rows = await reads.rows(_value_query(FilterShape.of(flt), facet), **condition_values(flt))
-    counts = [ValueCount(value, int(count)) for value, count in rows]
+    return ordered_counts(ValueCount(value, int(count)) for value, count in rows)
+
+
+def ordered_counts(counts: Iterable[ValueCount]) -> list[ValueCount]:
+    """Most first, then by value, those without one first."""
     return sorted(counts, key=lambda c: (-c.count, c.value is not None, c.value or ""))
 
 
@@ -153,11 +157,17 @@ async def band_counts(
     values.update({f"bound_{index}": bound for index, bound in enumerate(bounds)})
     rows = await reads.rows(_band_query(FilterShape.of(flt), len(view.price_list_ids), len(bounds)), **values)
     found = {int(band): int(count) for band, count in rows}
+    return banded(found, bounds), found.get(-1, 0)
+
+
+def banded(found: Mapping[int, int], bounds: Sequence[Decimal]) -> list[BandCount]:
+    """The bands of `bounds` with their counts (`found` by band: 0 below the first bound, i from bound i-1 up
+    to bound i); the bands below the first bound and from the last one up only where some fall in them."""
     edges: list[Decimal | None] = [None, *bounds, None]
     bands = [BandCount(edges[band], edges[band + 1], found.get(band, 0)) for band in range(len(bounds) + 1)]
     inner = bands[1:-1]
     outer = [band for band in (bands[0], bands[-1]) if band.count]
-    return sorted([*inner, *outer], key=_band_order), found.get(-1, 0)
+    return sorted([*inner, *outer], key=_band_order)
 
 
 def _band_order(band: BandCount) -> tuple[bool, Decimal]:

@@ -80,6 +80,11 @@ class FilterShape(NamedTuple):
         )
 
     @property
+    def unconditional(self) -> bool:
+        """No condition: every exposed article matches."""
+        return not conditions(self)
+
+    @property
     def scans(self) -> bool:
         """Whether the conditions may read far past a page to fill it (a condition no index of the list's
         order serves)."""

@@ -15,8 +15,10 @@ Lookups by keys and pages walked along an index (Query.planned_once: no scan) ru
 own that keep one generic plan per statement (`plan_cache_mode`): PostgreSQL planned them anew on every run
 (a list parameter's or a `LIMIT $n`'s generic estimate is worse than a run's own, though the plan is the
 same), some 40 % of its CPU for a single article, a 100-article page's statement planned in ~1 ms and run
-in ~0.6. Scans (searches, conditions no index of the order serves), whose best plan depends on the values,
-are planned per run as before.
+in ~0.6. Scans (searches, conditions no index of the order serves) and ranges whose width the values decide
+(the changes after a snapshot), whose best plan depends on the values, are planned for every run: left to
+PostgreSQL (`auto`), a prepared statement takes a generic plan after its fifth run when that looks no
+costlier, and the facets' check of the changes after a snapshot went from 0.3 ms to 47 at 200,000 articles.
 """
 
 from __future__ import annotations
@@ -128,8 +130,7 @@ class PostgresReads:
             if pool is None:
                 settings = dict(self._connect.get("server_settings") or {})
                 settings["jit"] = JIT
-                if generic:
-                    settings["plan_cache_mode"] = "force_generic_plan"
+                settings["plan_cache_mode"] = "force_generic_plan" if generic else "force_custom_plan"
                 pool = self._pools[generic] = await asyncpg.create_pool(
                     **{**self._connect, "server_settings": settings},
                     min_size=0,

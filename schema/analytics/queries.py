@@ -11,7 +11,7 @@ from datasources.catalogue.facets import FacetColumn
 from datasources.catalogue.filters import ArticleFilter
 from datasources.catalogue.list_price import PriceView
 from datasources.catalogue.view import resolve_view
-from schema.analytics.types import ArticleFacets, ArticleStatistics, StatisticsGrouping
+from schema.analytics.types import ArticleFacets, ArticleStatistics, StatisticsGrouping, whole_catalogue
 from schema.catalogue.inputs import ArticleFilterInput
 from schema.catalogue.queries import CURRENCY, CUSTOMER, LANGUAGE, article_filter, customer_allowed
 from schema.context import Context
@@ -23,7 +23,8 @@ class AnalyticsQuery:
     @strawberry.field(
         description="Counts of the exposed articles matching `filter` (every filter of `articles`), per group, "
         "class, availability and price band, in the caller's view (price list, currency). A fixed cost, "
-        "whatever the number of articles: counted in the database.",
+        "whatever the number of articles: with a filter counted in the database; without, read off sums the "
+        "gateway keeps and corrects by each article that changes.",
         permission_classes=[CanReadCatalogue],
     )
     async def article_facets(
@@ -39,8 +40,9 @@ class AnalyticsQuery:
 
     @strawberry.field(
         description="Statistics of the exposed articles matching `filter`, one bucket per group or class "
-        "(most articles first), or one for all: counts, list prices in the caller's view, stock. Computed in "
-        "the database, at a fixed cost.",
+        "(most articles first), or one for all: counts, list prices in the caller's view, stock. At a fixed "
+        "cost: with a filter computed in the database; without, read off sums the gateway keeps and corrects "
+        "by each article that changes.",
         permission_classes=[CanReadCatalogue],
     )
     async def article_statistics(
@@ -56,6 +58,9 @@ class AnalyticsQuery:
     ) -> list[ArticleStatistics]:
         flt, prices = await _filter_in_view(info, filter, language, currency, customer_number)
         column = None if group_by is None else FacetColumn(group_by.value)
+        whole = await whole_catalogue(info, flt, prices)
+        if whole is not None:
+            return [ArticleStatistics.of(bucket) for bucket in whole.statistics(column)]
         reads = info.context.db.reads
         buckets = await info.context.aggregates.answer(
             (aggregates.statistics, flt, prices, column), lambda: aggregates.statistics(reads, flt, prices, column)

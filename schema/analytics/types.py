@@ -10,7 +10,8 @@ import strawberry
 
 from datasources.catalogue import aggregates, articles, bands, facets
 from datasources.catalogue.articles import ArticleQuery
-from datasources.catalogue.filters import ArticleFilter
+from datasources.catalogue.digest_tally import Tallies
+from datasources.catalogue.filters import ArticleFilter, FilterShape
 from datasources.catalogue.list_price import PriceView
 from schema.context import Context
 from schema.scalars import float_or_none
@@ -54,6 +55,9 @@ class ArticleFacets:
 
     @strawberry.field(description="How many articles match the filter.")
     async def total(self, info: strawberry.Info[Context]) -> int:
+        whole = await whole_catalogue(info, self.filter, self.prices)
+        if whole is not None:
+            return whole.total.articles
         reads, query = info.context.db.reads, ArticleQuery(filter=self.filter)
         return await info.context.aggregates.answer(
             (articles.count_articles, query), lambda: articles.count_articles(reads, query)
@@ -61,20 +65,24 @@ class ArticleFacets:
 
     @strawberry.field(description="Per ArtGruppe, most articles first.")
     async def groups(self, info: strawberry.Info[Context]) -> list[ValueCount]:
-        found = await _value_counts(info, self.filter, facets.FacetColumn.GROUP)
+        found = await _value_counts(info, self.filter, self.prices, facets.FacetColumn.GROUP)
         return [ValueCount(value=c.value, count=c.count) for c in found]
 
     @strawberry.field(description="Per ArtKlasse, most articles first.")
     async def classes(self, info: strawberry.Info[Context]) -> list[ValueCount]:
-        found = await _value_counts(info, self.filter, facets.FacetColumn.ARTICLE_CLASS)
+        found = await _value_counts(info, self.filter, self.prices, facets.FacetColumn.ARTICLE_CLASS)
         return [ValueCount(value=c.value, count=c.count) for c in found]
 
     @strawberry.field(description="With stock available (as the filter's `available: true`) and without.")
     async def availability(self, info: strawberry.Info[Context]) -> list[AvailabilityCount]:
         reads, flt = info.context.db.reads, self.filter
-        found = await info.context.aggregates.answer(
-            (facets.availability_counts, flt), lambda: facets.availability_counts(reads, flt)
-        )
+        whole = await whole_catalogue(info, flt, self.prices)
+        if whole is not None:
+            found = whole.availability()
+        else:
+            found = await info.context.aggregates.answer(
+                (facets.availability_counts, flt), lambda: facets.availability_counts(reads, flt)
+            )
         return [AvailabilityCount(value=c.value, count=c.count) for c in found]
 
     @strawberry.field(
@@ -94,9 +102,14 @@ class ArticleFacets:
             edges = bands.nice_bounds(found.lowest, found.highest)
         else:
             edges = bands.checked_bounds([Decimal(repr(bound)) for bound in bounds])
-        counted, _ = await info.context.aggregates.answer(
-            (facets.band_counts, flt, prices, tuple(edges)), lambda: facets.band_counts(reads, flt, prices, edges)
-        )
+        whole = await whole_catalogue(info, flt, prices)
+        if whole is not None:
+            counted, _ = whole.band_counts(edges)
+        else:
+            counted, _ = await info.context.aggregates.answer(
+                (facets.band_counts, flt, prices, tuple(edges)),
+                lambda: facets.band_counts(reads, flt, prices, edges),
+            )
         return [PriceBand.of(band) for band in counted]
 
     @strawberry.field(description="How many matching articles have no list price in the view.")
@@ -104,9 +117,20 @@ class ArticleFacets:
         return (await _price_range(info, self.filter, self.prices)).without_price
 
 
+async def whole_catalogue(info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView) -> Tallies | None:
+    """The whole catalogue's sums (datasources/catalogue/digest.py) when the filter has no condition: its
+    answers are read off them, corrected by each change instead of counted again. None for a filter."""
+    if not FilterShape.of(flt).unconditional:
+        return None
+    return await info.context.aggregates.tallies(prices)
+
+
 async def _value_counts(
-    info: strawberry.Info[Context], flt: ArticleFilter, column: facets.FacetColumn
+    info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView, column: facets.FacetColumn
 ) -> list[facets.ValueCount]:
+    whole = await whole_catalogue(info, flt, prices)
+    if whole is not None:
+        return whole.value_counts(column)
     reads = info.context.db.reads
     return await info.context.aggregates.answer(
         (facets.value_counts, flt, column), lambda: facets.value_counts(reads, flt, column)
@@ -114,6 +138,9 @@ async def _value_counts(
 
 
 async def _price_range(info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView) -> facets.PriceRange:
+    whole = await whole_catalogue(info, flt, prices)
+    if whole is not None:
+        return whole.price_range()
     reads = info.context.db.reads
     return await info.context.aggregates.answer(
         (facets.price_range, flt, prices), lambda: facets.price_range(reads, flt, prices)

@@ -12,11 +12,13 @@ import time
 import pytest
 from sqlalchemy import text
 
-from datasources.catalogue import changes
+from datasources.catalogue import aggregate_cache, changes
 from datasources.catalogue.changes import Cursor, Gone
 from datasources.database import Database
 from datasources.errors import InvalidInput
-from tests.factories import Factory
+from datasources.models import Article, ArticleAttribute
+from tests.factories import MODIFIED, Factory
+from tests.plans import work
 
 RETENTION = changes.DEFAULT_RETENTION
 
@@ -245,3 +247,44 @@ async def test_the_purge_keeps_recent_tombstones_and_the_greatest_position(db: D
     async with db.engine.connect() as connection:
         rows = (await connection.execute(text("SELECT number FROM article_change WHERE removed"))).all()
     assert rows == [("A-2",)]  # the greatest position stays: SQLite takes the next one from it
+
+
+async def _feed_work(db: Database, cursor: Cursor) -> int:
+    """What reading the feed after `cursor` costs the database (tests/plans.py: SQLite's steps, PostgreSQL's rows
+    scanned)."""
+    query = changes._POSTGRESQL_FEED if postgresql(db) else changes._SQLITE_FEED
+    compiled = query.compiled(db.engine.dialect)
+    values: dict[str, object] = {"position": cursor.position, "article": cursor.article_id, "limit": 101}
+    if postgresql(db):
+        values.update(since=cursor.since, until=(await changes.current_cursor(db.reads, True)).since)
+    return await work(db, compiled.sql, compiled.arguments(values))
+
+
+async def test_reading_the_changes_after_a_cursor_costs_the_same_whatever_the_catalogues_size(
+    db: Database, factory: Factory
+) -> None:
+    """A shop polling the feed, and the facets' digest catching up (digest.py), pay for the changes, not for the
+    catalogue. SQLite's plan once shared the change log's tail between the feed's two branches and scanned every
+    article's position into a Bloom filter to join it: 14 ms a read at 200,000 articles, 0.2 without."""
+    await factory.reference_data()
+    costs = []
+    for size in (50, 2000):
+        async with db.writer() as session, session.begin():
+            added = [Article(number=f"S-{size}-{i:04d}", modified_at=MODIFIED) for i in range(size)]
+            session.add_all(added)
+            await session.flush()
+            session.add_all(ArticleAttribute(article_id=a.id, key="RESTWEBSHOP", contents="1") for a in added)
+        await erp(db, "ANALYZE")  # the statistics a catalogue has (migration 0015 made them): the plan follows them
+        cursor = await changes.current_cursor(db.reads, postgresql(db))
+        await erp(db, f"UPDATE article SET \"group\" = 'X' WHERE number = 'S-{size}-0001'")  # SQLite: in the log
+        costs.append(await _feed_work(db, cursor))
+    small, large = costs
+    assert large < small * 2 + 50, costs
+
+
+def test_the_statements_that_read_the_changes_after_a_snapshot_are_planned_for_it() -> None:
+    """PostgreSQL keeps one generic plan for the statements planned once (datasources/reads/postgresql.py); for
+    the changes after a snapshot it walked every article's position (5 ms a read at 20,000 articles, 43 ms a
+    facets check at 200,000), where a plan for the snapshot reads the few transactions after it."""
+    assert not changes._POSTGRESQL_FEED.planned_once()
+    assert not aggregate_cache._POSTGRESQL_PROBE.planned_once()
