@@ -32,7 +32,7 @@ from datasources.catalogue.stock import has_available_stock, stock_in_base_units
 from datasources.models import ArticleListing
 from datasources.reads import Query, Reads, values_in
 
-# Digests a process keeps, the views asked last: each holds about 200 bytes per exposed article (40 MB at
+# Digests a process keeps, the views asked last: each holds about 230 bytes per exposed article (45 MB at
 # 200,000), and a view asked for after it was let go is read whole again.
 VIEWS = 3
 FEED_PAGE = 1000  # changes read per statement

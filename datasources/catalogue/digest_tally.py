@@ -9,6 +9,7 @@ fifth of a Decimal's memory and compare time; they are decimals again in the ans
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -38,8 +39,8 @@ class Facts(NamedTuple):
     ) -> Facts:
         """From a row of the database: decimals (SQLite may give a float or an int for a sum)."""
         return cls(
-            group,
-            article_class,
+            None if group is None else sys.intern(group),  # one string per value, not one per article
+            None if article_class is None else sys.intern(article_class),
             None if price is None else _units(Decimal(price), PRICE_PLACES),
             _units(Decimal(str(stock or 0)), STOCK_PLACES),
             bool(available),

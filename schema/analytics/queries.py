@@ -11,7 +11,7 @@ from datasources.catalogue.facets import FacetColumn
 from datasources.catalogue.filters import ArticleFilter
 from datasources.catalogue.list_price import PriceView
 from datasources.catalogue.view import resolve_view
-from schema.analytics.types import ArticleFacets, ArticleStatistics, StatisticsGrouping, whole_catalogue
+from schema.analytics.types import ArticleFacets, ArticleStatistics, StatisticsGrouping, answer
 from schema.catalogue.inputs import ArticleFilterInput
 from schema.catalogue.queries import CURRENCY, CUSTOMER, LANGUAGE, article_filter, customer_allowed
 from schema.context import Context
@@ -58,12 +58,14 @@ class AnalyticsQuery:
     ) -> list[ArticleStatistics]:
         flt, prices = await _filter_in_view(info, filter, language, currency, customer_number)
         column = None if group_by is None else FacetColumn(group_by.value)
-        whole = await whole_catalogue(info, flt, prices)
-        if whole is not None:
-            return [ArticleStatistics.of(bucket) for bucket in whole.statistics(column)]
         reads = info.context.db.reads
-        buckets = await info.context.aggregates.answer(
-            (aggregates.statistics, flt, prices, column), lambda: aggregates.statistics(reads, flt, prices, column)
+        buckets = await answer(
+            info,
+            flt,
+            prices,
+            lambda whole: whole.statistics(column),
+            (aggregates.statistics, flt, prices, column),
+            lambda: aggregates.statistics(reads, flt, prices, column),
         )
         return [ArticleStatistics.of(bucket) for bucket in buckets]
 

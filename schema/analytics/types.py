@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Hashable
 from decimal import Decimal
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import strawberry
 
@@ -15,6 +16,8 @@ from datasources.catalogue.filters import ArticleFilter, FilterShape
 from datasources.catalogue.list_price import PriceView
 from schema.context import Context
 from schema.scalars import float_or_none
+
+T = TypeVar("T")
 
 BOUNDS = (
     "Prices the bands run between, ascending (at most 100); the bands below the first and from the last "
@@ -55,12 +58,14 @@ class ArticleFacets:
 
     @strawberry.field(description="How many articles match the filter.")
     async def total(self, info: strawberry.Info[Context]) -> int:
-        whole = await whole_catalogue(info, self.filter, self.prices)
-        if whole is not None:
-            return whole.total.articles
         reads, query = info.context.db.reads, ArticleQuery(filter=self.filter)
-        return await info.context.aggregates.answer(
-            (articles.count_articles, query), lambda: articles.count_articles(reads, query)
+        return await answer(
+            info,
+            self.filter,
+            self.prices,
+            lambda whole: whole.total.articles,
+            (articles.count_articles, query),
+            lambda: articles.count_articles(reads, query),
         )
 
     @strawberry.field(description="Per ArtGruppe, most articles first.")
@@ -76,13 +81,14 @@ class ArticleFacets:
     @strawberry.field(description="With stock available (as the filter's `available: true`) and without.")
     async def availability(self, info: strawberry.Info[Context]) -> list[AvailabilityCount]:
         reads, flt = info.context.db.reads, self.filter
-        whole = await whole_catalogue(info, flt, self.prices)
-        if whole is not None:
-            found = whole.availability()
-        else:
-            found = await info.context.aggregates.answer(
-                (facets.availability_counts, flt), lambda: facets.availability_counts(reads, flt)
-            )
+        found = await answer(
+            info,
+            flt,
+            self.prices,
+            Tallies.availability,
+            (facets.availability_counts, flt),
+            lambda: facets.availability_counts(reads, flt),
+        )
         return [AvailabilityCount(value=c.value, count=c.count) for c in found]
 
     @strawberry.field(
@@ -102,14 +108,14 @@ class ArticleFacets:
             edges = bands.nice_bounds(found.lowest, found.highest)
         else:
             edges = bands.checked_bounds([Decimal(repr(bound)) for bound in bounds])
-        whole = await whole_catalogue(info, flt, prices)
-        if whole is not None:
-            counted, _ = whole.band_counts(edges)
-        else:
-            counted, _ = await info.context.aggregates.answer(
-                (facets.band_counts, flt, prices, tuple(edges)),
-                lambda: facets.band_counts(reads, flt, prices, edges),
-            )
+        counted, _ = await answer(
+            info,
+            flt,
+            prices,
+            lambda whole: whole.band_counts(edges),
+            (facets.band_counts, flt, prices, tuple(edges)),
+            lambda: facets.band_counts(reads, flt, prices, edges),
+        )
         return [PriceBand.of(band) for band in counted]
 
     @strawberry.field(description="How many matching articles have no list price in the view.")
@@ -117,33 +123,45 @@ class ArticleFacets:
         return (await _price_range(info, self.filter, self.prices)).without_price
 
 
-async def whole_catalogue(info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView) -> Tallies | None:
-    """The whole catalogue's sums (datasources/catalogue/digest.py) when the filter has no condition: its
-    answers are read off them, corrected by each change instead of counted again. None for a filter."""
-    if not FilterShape.of(flt).unconditional:
-        return None
-    return await info.context.aggregates.tallies(prices)
+async def answer(
+    info: strawberry.Info[Context],
+    flt: ArticleFilter,
+    prices: PriceView,
+    read_off: Callable[[Tallies], T],
+    question: Hashable,
+    count: Callable[[], Awaitable[T]],
+) -> T:
+    """Without a filter condition, read off the whole catalogue's sums (datasources/catalogue/digest.py),
+    corrected by each change; with one, `count`ed in the database and kept as `question` while nothing
+    changes (aggregate_cache.py)."""
+    if FilterShape.of(flt).unconditional:
+        return read_off(await info.context.aggregates.tallies(prices))
+    return await info.context.aggregates.answer(question, count)
 
 
 async def _value_counts(
     info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView, column: facets.FacetColumn
 ) -> list[facets.ValueCount]:
-    whole = await whole_catalogue(info, flt, prices)
-    if whole is not None:
-        return whole.value_counts(column)
     reads = info.context.db.reads
-    return await info.context.aggregates.answer(
-        (facets.value_counts, flt, column), lambda: facets.value_counts(reads, flt, column)
+    return await answer(
+        info,
+        flt,
+        prices,
+        lambda whole: whole.value_counts(column),
+        (facets.value_counts, flt, column),
+        lambda: facets.value_counts(reads, flt, column),
     )
 
 
 async def _price_range(info: strawberry.Info[Context], flt: ArticleFilter, prices: PriceView) -> facets.PriceRange:
-    whole = await whole_catalogue(info, flt, prices)
-    if whole is not None:
-        return whole.price_range()
     reads = info.context.db.reads
-    return await info.context.aggregates.answer(
-        (facets.price_range, flt, prices), lambda: facets.price_range(reads, flt, prices)
+    return await answer(
+        info,
+        flt,
+        prices,
+        Tallies.price_range,
+        (facets.price_range, flt, prices),
+        lambda: facets.price_range(reads, flt, prices),
     )
 
 
