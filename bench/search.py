@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from unittest.mock import patch
 
-import datasources.catalogue.articles as articles
+import datasources.catalogue.filters as filters
 from bench.catalogue.main import _postgresql_url, build_catalogue, throwaway_database
 from bench.common.options import numbers
 from datasources.catalogue.articles import ArticleFilter, ArticleQuery, count_articles, find_articles
@@ -43,7 +43,7 @@ def searches(kind: SearchKind | None) -> Iterator[None]:
     if kind is None:
         yield
         return
-    with patch.object(articles, "search_kind", lambda search: kind):
+    with patch.object(filters, "search_kind", lambda search: kind):  # where FilterShape takes it
         yield
 
 

@@ -15,10 +15,12 @@ Lookups by keys and pages walked along an index (Query.planned_once: no scan) ru
 own that keep one generic plan per statement (`plan_cache_mode`): PostgreSQL planned them anew on every run
 (a list parameter's or a `LIMIT $n`'s generic estimate is worse than a run's own, though the plan is the
 same), some 40 % of its CPU for a single article, a 100-article page's statement planned in ~1 ms and run
-in ~0.6. Scans (searches, conditions no index of the order serves) and ranges whose width the values decide
-(the changes after a snapshot), whose best plan depends on the values, are planned for every run: left to
-PostgreSQL (`auto`), a prepared statement takes a generic plan after its fifth run when that looks no
-costlier, and the facets' check of the changes after a snapshot went from 0.3 ms to 47 at 200,000 articles.
+in ~0.6. Scans (searches, conditions no index of the order serves), whose best plan depends on the values,
+are left to PostgreSQL (`auto`: planned per run until a generic plan looks no costlier, after the fifth run).
+Ranges whose width the values decide (the changes after a snapshot) are planned for every run, on connections
+of their own: under `auto` the facets' check of the changes took a generic plan that walked every article's
+position (0.3 ms -> 47 at 200,000 articles), and forcing every scan to plan each run cost a search's page
+1.3 ms more (1.2-1.5 ms -> 2.5-2.9).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ if TYPE_CHECKING:  # datasources.database makes the reads
     from datasources.database import Timeouts
 
 CONNECTIONS = 10  # batches read at once per process, of each kind of plan
+PLAN_MODES = ("force_generic_plan", "auto", "force_custom_plan")  # Query.plan_mode's
 # The reads' connections never compile a plan to machine code. PostgreSQL's JIT starts above a planned cost
 # (jit_above_cost, 100,000 by default) that a count over some ten thousand articles passes (facets.py,
 # aggregates.py): compiling took 0.5-1.1 s of the 0.7-1.9 s such a count ran at 20,000 articles, and saved
@@ -67,9 +70,9 @@ class PostgresReads:
         _, self._connect = engine.dialect.create_connect_args(engine.url)
         self.timeouts = timeouts
         self._availability = availability
-        # By whether the statements keep one generic plan.
-        self._batches = {kind: Batches(partial(self._run, kind), availability) for kind in (False, True)}
-        self._pools: dict[bool, asyncpg.Pool] = {}
+        # By the statements' plan_cache_mode (Query.plan_mode): each has connections of its own.
+        self._batches = {mode: Batches(partial(self._run, mode), availability) for mode in PLAN_MODES}
+        self._pools: dict[str, asyncpg.Pool] = {}
         self._opening = asyncio.Lock()
         self._column_types: dict[str, tuple[Any, ...]] = {}  # by statement text
         self._running: set[asyncio.Task[None]] = set()  # kept from the collector until they end
@@ -77,18 +80,18 @@ class PostgresReads:
     def rows(self, query: Query, /, **params: Any) -> asyncio.Future[list[Row]]:
         guards.check(params)
         compiled = query.compiled(self.dialect)
-        batches = self._batches[query.planned_once()]
+        batches = self._batches[query.plan_mode]
         return batches.add(compiled, compiled.arguments(params), query.small(params))
 
-    def _run(self, generic: bool, batch: list[Pending]) -> None:
-        task = asyncio.get_running_loop().create_task(self._fetch(batch, generic))
+    def _run(self, mode: str, batch: list[Pending]) -> None:
+        task = asyncio.get_running_loop().create_task(self._fetch(batch, mode))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
-    async def _fetch(self, batch: list[Pending], generic: bool) -> None:
+    async def _fetch(self, batch: list[Pending], mode: str) -> None:
         done = 0
         try:
-            pool = self._pools.get(generic) or await self._open(generic)
+            pool = self._pools.get(mode) or await self._open(mode)
             async with pool.acquire(timeout=self.timeouts.pool) as driver:
                 for pending in batch:
                     done += 1  # settled by _one, whatever happens
@@ -124,14 +127,14 @@ class PostgresReads:
         else:
             pending.answered(records, time.perf_counter() - started, types)
 
-    async def _open(self, generic: bool) -> asyncpg.Pool:
+    async def _open(self, mode: str) -> asyncpg.Pool:
         async with self._opening:
-            pool = self._pools.get(generic)
+            pool = self._pools.get(mode)
             if pool is None:
                 settings = dict(self._connect.get("server_settings") or {})
                 settings["jit"] = JIT
-                settings["plan_cache_mode"] = "force_generic_plan" if generic else "force_custom_plan"
-                pool = self._pools[generic] = await asyncpg.create_pool(
+                settings["plan_cache_mode"] = mode
+                pool = self._pools[mode] = await asyncpg.create_pool(
                     **{**self._connect, "server_settings": settings},
                     min_size=0,
                     max_size=CONNECTIONS,

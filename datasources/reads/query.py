@@ -183,6 +183,16 @@ class Query:
         articles, against 0.04 planned for its snapshot)."""
         return not (self.scan or self.ranged)
 
+    @property
+    def plan_mode(self) -> str:
+        """PostgreSQL's `plan_cache_mode` for it: one generic plan (planned_once); a plan for every run where the
+        width of its range decides the plan (a generic one walked the whole index); else PostgreSQL's own
+        choice, which keeps a generic plan after five runs when it looks no costlier (a search's page plans in
+        about a millisecond, about what it runs)."""
+        if self.planned_once():
+            return "force_generic_plan"
+        return "force_custom_plan" if self.ranged else "auto"
+
     def compiled(self, dialect: Dialect) -> Compiled:
         found = self._compiled.get(dialect.name)
         if found is None:
