@@ -3,8 +3,8 @@ change corrects: taken out with what it was, put in with what it is (digest.py k
 
 Each answer is read off the sums without a walk over the articles: counts per value, and the list prices in
 order (sortedcontainers' SortedList), whose ends are the lowest and highest and whose positions count a band.
-Prices and stock are kept as whole numbers of their smallest unit (PRICE_UNIT, STOCK_UNIT): exact, and a
-fifth of a Decimal's memory and compare time; they are decimals again in the answers.
+Prices and stock are kept as whole numbers of their smallest unit (PRICE_PLACES, STOCK_PLACES decimals): exact,
+a third of a Decimal's memory, and compared faster; they are decimals again in the answers.
 """
 
 from __future__ import annotations
