@@ -129,6 +129,13 @@ def _rounded(buckets: list[Bucket]) -> list[tuple[Any, ...]]:
     return [(*bucket[:4], near(bucket.mean_price), near(bucket.stock), *bucket[6:]) for bucket in buckets]
 
 
+async def _tallies(db: Database, cache: AggregateCache, view: PriceView) -> Tallies:
+    """The view's sums as a request sees them: the change stamps checked, then the digest caught up."""
+    postgresql = db.engine.dialect.name == "postgresql"
+    generation = await cache.check(db.reads, postgresql=postgresql)
+    return await cache.digests.tallies(db.reads, view, generation, postgresql=postgresql, retention=RETENTION)
+
+
 def _recorded_reads(monkeypatch: pytest.MonkeyPatch) -> list[list[int] | None]:
     """The articles each read of facts asked for (None: all)."""
     read: list[list[int] | None] = []
@@ -162,15 +169,11 @@ async def test_the_digest_answers_as_the_database_counts_after_every_change(
     db: Database, factory: Factory, warehouses: tuple[int, int], data: st.DataObject
 ) -> None:
     await _write(db, data.draw(_items(), label="catalogue"), warehouses)
-    postgresql = db.engine.dialect.name == "postgresql"
     cache = AggregateCache()
     view = data.draw(st.sampled_from(VIEWS), label="view")
 
     async def digested() -> dict[str, Any]:
-        generation = await cache.check(db.reads, postgresql=postgresql)
-        return _digested(
-            await cache.digests.tallies(db.reads, view, generation, postgresql=postgresql, retention=RETENTION)
-        )
+        return _digested(await _tallies(db, cache, view))
 
     assert await digested() == await _counted(db.reads, view)
     changes = data.draw(st.lists(st.one_of(_change(), st.just(None)), min_size=1, max_size=6), label="changes")
@@ -187,20 +190,15 @@ async def test_a_catch_up_reads_the_changed_articles_only(
 ) -> None:
     for _ in range(30):
         await _added(factory)
-    postgresql = db.engine.dialect.name == "postgresql"
     cache, view = AggregateCache(), VIEWS[0]
     read = _recorded_reads(monkeypatch)
 
-    async def tallies() -> Tallies:
-        generation = await cache.check(db.reads, postgresql=postgresql)
-        return await cache.digests.tallies(db.reads, view, generation, postgresql=postgresql, retention=RETENTION)
-
-    assert (await tallies()).total.articles == 30
+    assert (await _tallies(db, cache, view)).total.articles == 30
     assert read == [None]  # built: every article
     await _apply(db, "price", {"nth": 3, "amount": Decimal("99")})
     await _apply(db, "hidden", {"nth": 4})
-    assert (await tallies()).total.articles == 29
-    assert (await tallies()).price_range().highest == Decimal("99")
+    assert (await _tallies(db, cache, view)).total.articles == 29
+    assert (await _tallies(db, cache, view)).price_range().highest == Decimal("99")
     [_, caught_up] = read
     assert caught_up is not None and len(caught_up) == 2  # the two changed, not the 30
 
@@ -211,18 +209,13 @@ async def test_more_changes_than_a_catch_up_corrects_read_the_digest_again(
     monkeypatch.setattr(digest, "REBUILD", 3)
     for _ in range(6):
         await _added(factory)
-    postgresql = db.engine.dialect.name == "postgresql"
     cache, view = AggregateCache(), VIEWS[0]
     read = _recorded_reads(monkeypatch)
 
-    async def tallies() -> Tallies:
-        generation = await cache.check(db.reads, postgresql=postgresql)
-        return await cache.digests.tallies(db.reads, view, generation, postgresql=postgresql, retention=RETENTION)
-
-    assert (await tallies()).total.articles == 6
+    assert (await _tallies(db, cache, view)).total.articles == 6
     async with db.writer() as session, session.begin():
         await session.execute(text("UPDATE price SET amount = amount + 1"))  # a list's prices: 6 changes
-    whole = await tallies()
+    whole = await _tallies(db, cache, view)
     assert read == [None, None]  # read whole again
     assert whole.price_range().lowest == Decimal("13.5")
     assert whole.statistics(None)[0].mean_price == Decimal("13.5")
